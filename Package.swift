@@ -20,7 +20,7 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
 
-        .target(name: "LocalAuthProtocol"),
+        .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Sensors"),
         .target(name: "LocalAuthBroker", dependencies: ["LocalAuthProtocol", "Sensors", "RightStore"]),
         .target(name: "Systemd", dependencies: ["CSystemd"]),
