@@ -1,6 +1,6 @@
 /// An error code on the wire: JSON-RPC's own, the broker's (-32001…-32004), or an LAError raw value.
 /// Open, so codes added later never break a client that does not know them.
-public struct ErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStringConvertible {
     /// The integer on the wire.
     public let rawValue: Int
 

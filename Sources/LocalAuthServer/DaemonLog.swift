@@ -1,0 +1,81 @@
+import Glibc
+import LocalAuthBroker
+import LocalAuthProtocol
+import Systemd
+
+/// The MESSAGE_IDs of localauthd's journal entries (explained by systemd/localauthd.catalog).
+public enum MessageID {
+    /// An evaluation started.
+    public static let evaluationStarted = "07b31cac78114fedb2092ee82603c926"
+    /// An evaluation finished.
+    public static let evaluationFinished = "58f85e6fc39a4c9093b7a9704736f258"
+    /// The daemon started serving.
+    public static let daemonStarted = "007c3e8bb647412cb52813f1c7944d99"
+    /// The daemon is stopping.
+    public static let daemonStopping = "eae9485abfa647bba4c1d4180a854a19"
+    /// The configuration was reloaded.
+    public static let configurationReloaded = "dbedbc1757cb44488a5975299ea0b3f9"
+    /// A new configuration was refused; the old one stays.
+    public static let configurationRejected = "f24b3e84428a4dff9bdcc690b23358d5"
+    /// A client was dropped (it did not read its responses).
+    public static let clientDropped = "49001afd51cd4d85ba2de6ab6d588703"
+}
+
+/// Logs evaluations as structured journal entries when a journal is there, else as lines on stderr.
+/// Thread-safe (each entry is one sd_journal_sendv or one write(2)).
+public struct DaemonLog: EvaluationLog {
+    /// Whether entries go to the journal.
+    public let toJournal: Bool
+
+    /// A log to the journal if available (and not `forceStderr`), else stderr.
+    public init(forceStderr: Bool = false) {
+        toJournal = !forceStderr && Journal.isAvailable
+    }
+
+    /// Logs an evaluation's start.
+    public func evaluationStarted(_ record: EvaluationRecord) {
+        let text = "evaluation \(record.requestID) started: \(record.policy.name) for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)) on \(record.sensor ?? "-")"
+        emit(text, priority: 6, messageID: MessageID.evaluationStarted, fields: fields(record))
+    }
+
+    /// Logs an evaluation's end.
+    public func evaluationFinished(_ record: EvaluationRecord, result: EvaluationResult) {
+        var text = "evaluation \(record.requestID) finished: \(result.name)"
+        if let reason = result.reason { text += " (\(reason))" }
+        text += " for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)), \(record.policy.name) on \(record.sensor ?? "-")"
+        var entryFields = fields(record)
+        entryFields.append(JournalField("RESULT", result.name))
+        if let code = result.code { entryFields.append(JournalField("LA_ERROR", String(code.rawValue))) }
+        if let reason = result.reason { entryFields.append(JournalField("REASON", reason)) }
+        emit(text, priority: 6, messageID: MessageID.evaluationFinished, fields: entryFields)
+    }
+
+    /// Logs a notice.
+    public func notice(_ message: String) {
+        emit(message, priority: 5, messageID: nil, fields: [])
+    }
+
+    /// Logs a daemon event with a MESSAGE_ID.
+    public func event(_ message: String, messageID: String, priority: Int32 = 5, fields: [JournalField] = []) {
+        emit(message, priority: priority, messageID: messageID, fields: fields)
+    }
+
+    private func fields(_ record: EvaluationRecord) -> [JournalField] {
+        [
+            JournalField("REQUEST_ID", record.requestID), JournalField("CONTEXT_ID", record.contextID),
+            JournalField("CLIENT_PID", String(record.clientPID)), JournalField("CLIENT_UID", String(record.clientUID)),
+            JournalField("CLIENT_NAME", record.clientName), JournalField("POLICY", record.policy.name),
+            JournalField("SENSOR", record.sensor ?? ""),
+        ]
+    }
+
+    private func emit(_ message: String, priority: Int32, messageID: String?, fields: [JournalField]) {
+        if toJournal {
+            Journal.send(message: message, priority: priority, messageID: messageID, fields: fields)
+            return
+        }
+        var line = "localauthd: " + message
+        line += "\n"
+        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+    }
+}

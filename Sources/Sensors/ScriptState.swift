@@ -1,0 +1,79 @@
+/// The mutable state of a simulated sensor; only touched under its Mutex.
+struct ScriptState {
+    var queue: [ScriptCommand] = []
+    var enrolled: [Enrollment] = []
+    var nextSerial = 1
+    var available: Bool
+    var removable: Bool
+    var connected = true
+    var defaultBehavior: ScriptCommand.DefaultBehavior
+    var waiters: [Int: Waiter] = [:]
+    var cancelledWaiters: Set<Int> = []
+    var nextWaiterID = 0
+
+    init(available: Bool, removable: Bool, defaultBehavior: ScriptCommand.DefaultBehavior) {
+        self.available = available
+        self.removable = removable
+        self.defaultBehavior = defaultBehavior
+    }
+
+    mutating func enroll(_ identity: String) {
+        guard !enrolled.contains(where: { $0.identity == identity }) else { return }
+        enrolled.append(Enrollment(identity: identity, serial: nextSerial))
+        nextSerial += 1
+    }
+
+    /// Applies the state-changing commands at the head of the queue.
+    mutating func applyStateChanges() {
+        while let head = queue.first, head.isStateChange {
+            queue.removeFirst()
+            switch head {
+            case .disconnect: connected = false
+            case .connect: connected = true
+            case .enroll(let identity): enroll(identity)
+            case .unenroll(let identity): enrolled.removeAll { $0.identity == identity }
+            case .setDefault(let behavior): defaultBehavior = behavior
+            default: break
+            }
+        }
+    }
+
+    /// Whether a waiting capture has nothing to act on yet.
+    var isIdle: Bool { queue.isEmpty && defaultBehavior == .wait && connected }
+
+    mutating func nextStep(isPasscode: Bool) -> CaptureStep {
+        applyStateChanges()
+        if !connected { return .event(.disconnected) }
+        guard !queue.isEmpty else { return defaultBehavior == .wait ? .wait : .defaultOutcome }
+        let command = queue.removeFirst()
+        switch command {
+        case .match(let identity): return .event(matchEvent(identity, isPasscode: isPasscode))
+        case .noMatch: return .event(.noMatch)
+        case .retry(let reason): return .event(.retry(reason: reason))
+        case .cancel: return .event(.userCancel)
+        case .fallback: return .event(.userFallback)
+        case .passcode(let digits): return .event(.passcode(digits))
+        case .sleep(let ms): return .sleep(ms)
+        default: return nextStep(isPasscode: isPasscode)
+        }
+    }
+
+    /// The default outcome, unless the script gained commands or the sensor went away meanwhile.
+    mutating func defaultEventIfStillIdle(isPasscode: Bool) -> CaptureEvent? {
+        applyStateChanges()
+        guard queue.isEmpty, connected else { return nil }
+        switch defaultBehavior {
+        case .match: return matchEvent(nil, isPasscode: isPasscode)
+        case .noMatch: return .noMatch
+        case .wait: return nil
+        }
+    }
+
+    func matchEvent(_ identity: String?, isPasscode: Bool) -> CaptureEvent {
+        if isPasscode { return .match(identity: "passcode") }
+        if let identity {
+            return enrolled.contains { $0.identity == identity } ? .match(identity: identity) : .noMatch
+        }
+        return enrolled.first.map { .match(identity: $0.identity) } ?? .noMatch
+    }
+}
