@@ -35,6 +35,13 @@ extension Broker {
         }
     }
 
+    /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
+    public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder) -> Result<
+        JSONValue, RPCError
+    >? {
+        handle(request, from: client) { responder }
+    }
+
     // MARK: Session
 
     private func hello(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {

@@ -4,7 +4,7 @@ import LocalAuthProtocol
 import Synchronization
 
 /// A test client of the broker: records every notification and response it gets and lets a test
-/// await them without sleeping. Thread-safe.
+/// await them without sleeping and without blocking a thread. Thread-safe.
 public final class RecordingClient: ClientChannel, @unchecked Sendable {
     /// Something the broker sent.
     public enum Message: Sendable, Equatable {
@@ -14,8 +14,18 @@ public final class RecordingClient: ClientChannel, @unchecked Sendable {
         case response(tag: Int, Result<JSONValue, RPCError>)
     }
 
-    private let messages = Mutex<[Message]>([])
-    private let arrival = NSCondition()
+    private struct Waiter {
+        let predicate: @Sendable ([Message]) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private struct State {
+        var messages: [Message] = []
+        var waiters: [Int: Waiter] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Mutex(State())
 
     /// An empty recorder.
     public init() {}
@@ -24,14 +34,17 @@ public final class RecordingClient: ClientChannel, @unchecked Sendable {
     public func notify(_ method: String, _ params: JSONObject) { append(.notification(method, params)) }
 
     func append(_ message: Message) {
-        messages.withLock { $0.append(message) }
-        arrival.lock()
-        arrival.broadcast()
-        arrival.unlock()
+        let satisfied = state.withLock { s in
+            s.messages.append(message)
+            let ready = s.waiters.filter { $0.value.predicate(s.messages) }
+            for id in ready.keys { s.waiters[id] = nil }
+            return Array(ready.values)
+        }
+        for waiter in satisfied { waiter.continuation.resume(returning: true) }
     }
 
     /// Everything received so far.
-    public var received: [Message] { messages.withLock { $0 } }
+    public var received: [Message] { state.withLock { $0.messages } }
 
     /// The responses to the request with this tag (a correct broker sends exactly one).
     public func responses(tag: Int) -> [Result<JSONValue, RPCError>] {
@@ -46,23 +59,34 @@ public final class RecordingClient: ClientChannel, @unchecked Sendable {
     /// A responder that records the answer under `tag`.
     public func responder(tag: Int) -> any Responder { TaggedResponder(client: self, tag: tag) }
 
-    /// Waits (on a condition, with a generous timeout scaled by LOCALAUTHD_TEST_TIMEOUT_SCALE) until the
-    /// predicate holds over the received messages; returns whether it did.
+    /// Waits until the predicate holds over the received messages, or a generous timeout (scaled by
+    /// LOCALAUTHD_TEST_TIMEOUT_SCALE) passes; returns whether it held.
     @discardableResult
-    public func wait(seconds: Double = 10, until predicate: @Sendable ([Message]) -> Bool) -> Bool {
+    public func wait(seconds: Double = 10, until predicate: @escaping @Sendable ([Message]) -> Bool) async -> Bool {
         let scale = Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
-        let deadline = Date().addingTimeInterval(seconds * scale)
-        arrival.lock()
-        defer { arrival.unlock() }
-        while !predicate(received) {
-            if !arrival.wait(until: deadline) { return predicate(received) }
+        let id = state.withLock { s in
+            s.nextWaiter += 1
+            return s.nextWaiter
         }
-        return true
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int(seconds * scale * 1000)))
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.continuation.resume(returning: false)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            let holds = state.withLock { s in
+                if predicate(s.messages) { return true }
+                s.waiters[id] = Waiter(predicate: predicate, continuation: continuation)
+                return false
+            }
+            if holds { continuation.resume(returning: true) }
+        }
     }
 
     /// Waits for the response to a tag and returns it.
-    public func waitForResponse(tag: Int, seconds: Double = 10) -> Result<JSONValue, RPCError>? {
-        wait(seconds: seconds) { messages in
+    public func waitForResponse(tag: Int, seconds: Double = 10) async -> Result<JSONValue, RPCError>? {
+        await wait(seconds: seconds) { messages in
             messages.contains { if case .response(tag, _) = $0 { return true } else { return false } }
         }
         return responses(tag: tag).first

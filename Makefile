@@ -1,0 +1,47 @@
+# localauthd — the two commands a newcomer needs: `make run` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+# Debian packages the build and the tests need (installed when missing).
+DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps
+RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
+
+.PHONY: all deps build release run test test-unit test-systemd clean format-check
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --static-swift-stdlib
+
+run: build
+	@echo "localauthd (demo mode) on $(RUN_SOCKET); try: socat - UNIX-CONNECT:$(RUN_SOCKET)"
+	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --socket $(RUN_SOCKET)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
+	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
+
+test-systemd: release
+	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
+
+format-check:
+	$(SWIFT) format lint --recursive Sources Tests
+
+clean:
+	rm -rf .build
+
+-include systemd/install.mk
+-include mk/bench.mk
