@@ -26,6 +26,7 @@ let package = Package(
         .target(name: "Systemd", dependencies: ["CSystemd"]),
         .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
         .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+        .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
         .target(
             name: "LocalAuthServer",
             dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "CLocalAuthSystem"]),
@@ -46,7 +47,7 @@ let package = Package(
             dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
         .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
-        .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto"]),
+        .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
         .testTarget(name: "LocalAuthClientTests", dependencies: ["LocalAuthClient", "LocalAuthProtocol", "LocalAuthTestSupport"]),
     ]
 )

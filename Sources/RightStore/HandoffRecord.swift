@@ -1,0 +1,17 @@
+import FoundationEssentials
+
+/// A pending deferred authorization (SPEC 7.5), as listed to the interactive client of the same uid.
+public struct HandoffRecord: Sendable, Equatable {
+  /// The single-use handoff id (32 lowercase hex digits, 128 random bits).
+  public var id: String
+  /// The creator's uid and app.
+  public var owner: Owner
+  /// The creator's payload, shown to the authorizing user and returned once on redemption.
+  public var payload: [UInt8]
+  /// When it was created (millisecond precision).
+  public var createdAt: Date
+  /// After this instant it can no longer be authorized or redeemed.
+  public var expiresAt: Date
+  /// Whether a user has authorized it.
+  public var isAuthorized: Bool
+}

@@ -1,0 +1,18 @@
+import FoundationEssentials
+import LocalAuthCrypto
+
+/// The public facts of one persisted right (LAPersistedRight); its private key and secret stay sealed in the store.
+public struct PersistedRightRecord: Sendable, Equatable {
+  /// The identifier the owner saved the right under.
+  public var identifier: String
+  /// Who the right belongs to.
+  public var owner: Owner
+  /// The authentication requirement (for example `default`, `biometry`, `biometryCurrentSet`).
+  public var requirement: String
+  /// The biometric domain state hash when saved, for biometryCurrentSet rights; nil otherwise.
+  public var domainStateHash: String?
+  /// The public half of the right's P-256 key.
+  public var publicKey: P256PublicKey
+  /// When the right was saved (millisecond precision).
+  public var createdAt: Date
+}

@@ -1,0 +1,164 @@
+import FoundationEssentials
+import Glibc
+import LocalAuthCrypto
+import Synchronization
+
+/// The persisted rights of every (uid, appID) owner (LARightStore), with their sealed P-256 keys and secrets, and
+/// the pending deferred authorizations (handoffs), in `rights.sqlite3` next to `device.key` in one state directory.
+///
+/// Safe to share between threads: the one SQLite connection is guarded by a `Mutex`. Every call blocks on disk I/O
+/// (each write is an fsynced `BEGIN IMMEDIATE` transaction), so call it from a dedicated thread or queue rather than
+/// from Swift concurrency's cooperative pool. Several processes may open the same directory; SQLite serializes them.
+public final class RightStore: Sendable {
+  /// The state directory holding `rights.sqlite3` and `device.key`.
+  public let directory: String
+  /// Seals and opens private keys, secrets and handoff payloads under the device key.
+  let sealer: AESGCMSealer
+  /// The only connection; the lock serializes its use.
+  private let connection: Mutex<Database>
+
+  /// Opens the store in `directory`, creating the directory (mode 0700), the device key and the database as needed,
+  /// and migrating the schema to the current version.
+  public init(directory: String) throws {
+    if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+      throw RightStoreError.invalidArgument(
+        "cannot create state directory \(directory): \(systemError())")
+    }
+    self.directory = directory
+    let deviceKey = try DeviceKey.loadOrCreate(at: directory + "/device.key")
+    sealer = try mapCryptoError { try AESGCMSealer(key: deviceKey.bytes) }
+    let databasePath = directory + "/rights.sqlite3"
+    try Self.restrictToOwner(databasePath)
+    let database = try Database(path: databasePath)
+    try Schema.migrate(database)
+    connection = Mutex(database)
+  }
+
+  /// Creates `path` if needed and makes it mode 0600 before SQLite opens it, so the database (and the -wal and -shm
+  /// files, which SQLite creates with the database's mode) never reveal to other users which rights exist.
+  private static func restrictToOwner(_ path: String) throws {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw RightStoreError.invalidArgument("cannot open \(path): \(systemError())")
+    }
+    defer { close(descriptor) }
+    guard fchmod(descriptor, 0o600) == 0 else {
+      throw RightStoreError.invalidArgument("cannot make \(path) private: \(systemError())")
+    }
+  }
+
+  /// Runs `body` with exclusive use of the connection.
+  func withDatabase<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+    try connection.withLock { database throws -> T in try body(database) }
+  }
+
+  /// Saves a new right for `owner` under `identifier` with a freshly generated P-256 key pair and an optional
+  /// secret, both sealed under the device key, in one transaction. Throws `.alreadyExists` if the owner already
+  /// has a right with this identifier.
+  public func saveRight(
+    owner: Owner, identifier: String, requirement: String, domainStateHash: String?,
+    secret: [UInt8]?
+  ) throws -> PersistedRightRecord {
+    guard !identifier.isEmpty else {
+      throw RightStoreError.invalidArgument("a right identifier must not be empty")
+    }
+    let key = try mapCryptoError { try P256PrivateKey.generate() }
+    let keyAAD = try SealingContext.aad(.privateKey, owner: owner, identifier: identifier)
+    let sealedKey = try mapCryptoError { try sealer.seal(key.rawScalar, authenticating: keyAAD) }
+    let sealedSecret = try secret.map { secret in
+      let aad = try SealingContext.aad(.secret, owner: owner, identifier: identifier)
+      return try mapCryptoError { try sealer.seal(secret, authenticating: aad) }
+    }
+    let createdAt = Milliseconds(Date())
+    try withDatabase { database in
+      try database.write { database in
+        let existing = try database.firstRow(
+          "SELECT 1 FROM rights WHERE uid = ? AND app_id = ? AND identifier = ?",
+          [.integer(Int64(owner.uid)), .text(owner.appID), .text(identifier)]
+        ) { _ in true }
+        guard existing == nil else { throw RightStoreError.alreadyExists }
+        try database.run(
+          """
+          INSERT INTO rights (uid, app_id, identifier, requirement, domain_state_hash, public_key,
+                              sealed_private_key, sealed_secret, created_at_ms)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+          """,
+          [
+            .integer(Int64(owner.uid)), .text(owner.appID), .text(identifier), .text(requirement),
+            .optionalText(domainStateHash), .blob(key.publicKey.x963), .blob(sealedKey),
+            .optionalBlob(sealedSecret), .integer(createdAt.value),
+          ])
+      }
+    }
+    return PersistedRightRecord(
+      identifier: identifier, owner: owner, requirement: requirement,
+      domainStateHash: domainStateHash,
+      publicKey: key.publicKey, createdAt: createdAt.date)
+  }
+
+  /// The owner's right saved under `identifier`, or nil. Another owner's right is reported exactly like a missing one.
+  public func right(owner: Owner, identifier: String) throws -> PersistedRightRecord? {
+    let row = try withDatabase { database in
+      try database.firstRow(
+        """
+        SELECT requirement, domain_state_hash, public_key, created_at_ms FROM rights
+        WHERE uid = ? AND app_id = ? AND identifier = ?
+        """,
+        [.integer(Int64(owner.uid)), .text(owner.appID), .text(identifier)]
+      ) { row in (row.text(0) ?? "", row.text(1), row.blob(2) ?? [], row.integer(3)) }
+    }
+    guard let (requirement, domainStateHash, point, createdAt) = row else { return nil }
+    guard let publicKey = try? P256PublicKey(x963: point) else {
+      throw RightStoreError.corrupt(
+        "the stored public key of right \(identifier) is not a valid P-256 point")
+    }
+    return PersistedRightRecord(
+      identifier: identifier, owner: owner, requirement: requirement,
+      domainStateHash: domainStateHash,
+      publicKey: publicKey, createdAt: Milliseconds(value: createdAt).date)
+  }
+
+  /// Removes the owner's right saved under `identifier`; returns whether there was one.
+  public func removeRight(owner: Owner, identifier: String) throws -> Bool {
+    try withDatabase { database in
+      try database.write { database in
+        try database.run(
+          "DELETE FROM rights WHERE uid = ? AND app_id = ? AND identifier = ?",
+          [.integer(Int64(owner.uid)), .text(owner.appID), .text(identifier)]) > 0
+      }
+    }
+  }
+
+  /// Removes every right of `owner`; returns how many there were.
+  public func removeAllRights(owner: Owner) throws -> Int {
+    try withDatabase { database in
+      try database.write { database in
+        try database.run(
+          "DELETE FROM rights WHERE uid = ? AND app_id = ?",
+          [.integer(Int64(owner.uid)), .text(owner.appID)])
+      }
+    }
+  }
+}
+
+/// Runs `body`, turning a `CryptoError` into `RightStoreError.crypto`.
+func mapCryptoError<T>(_ body: () throws -> T) throws -> T {
+  do { return try body() } catch let error as CryptoError {
+    throw RightStoreError.crypto(error.description)
+  }
+}
+
+/// An instant stored as whole milliseconds since 1970, the unit of every `*_ms` column.
+struct Milliseconds {
+  /// Milliseconds since 1970-01-01T00:00:00Z.
+  let value: Int64
+
+  /// The instant `date`, truncated to whole milliseconds.
+  init(_ date: Date) { value = Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+  /// A stored value.
+  init(value: Int64) { self.value = value }
+
+  /// The instant as a `Date`.
+  var date: Date { Date(timeIntervalSince1970: Double(value) / 1000) }
+}

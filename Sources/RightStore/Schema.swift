@@ -1,0 +1,46 @@
+/// The store's tables, versioned with `PRAGMA user_version`: migration n brings the file to version n + 1.
+enum Schema {
+  /// Every migration in order; append, never edit a released one.
+  static let migrations: [String] = [
+    """
+    CREATE TABLE rights (
+        uid INTEGER NOT NULL,
+        app_id TEXT NOT NULL,
+        identifier TEXT NOT NULL,
+        requirement TEXT NOT NULL,
+        domain_state_hash TEXT,
+        public_key BLOB NOT NULL,
+        sealed_private_key BLOB NOT NULL,
+        sealed_secret BLOB,
+        created_at_ms INTEGER NOT NULL,
+        PRIMARY KEY (uid, app_id, identifier)
+    ) WITHOUT ROWID;
+    CREATE TABLE handoffs (
+        id TEXT PRIMARY KEY NOT NULL,
+        uid INTEGER NOT NULL,
+        app_id TEXT NOT NULL,
+        payload BLOB NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        expires_at_ms INTEGER NOT NULL,
+        authorized_at_ms INTEGER,
+        redeemed_at_ms INTEGER
+    );
+    CREATE INDEX handoffs_by_uid ON handoffs (uid, expires_at_ms);
+    """
+  ]
+
+  /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.
+  static func migrate(_ database: Database) throws {
+    try database.write { database in
+      let version = try database.firstRow("PRAGMA user_version") { $0.integer(0) } ?? 0
+      guard version <= migrations.count else {
+        throw RightStoreError.corrupt(
+          "schema version \(version) is newer than this build (\(migrations.count))")
+      }
+      for migration in migrations.dropFirst(Int(version)) { try database.execute(migration) }
+      if version < migrations.count {
+        try database.execute("PRAGMA user_version = \(migrations.count)")
+      }
+    }
+  }
+}
