@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
         .target(
             name: "LocalAuthServer",
-            dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "CLocalAuthSystem"]),
+            dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "CLocalAuthSystem"]),
         .target(name: "LocalAuthClient", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
         .target(name: "LocalAuthTestSupport", dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors"]),
 

@@ -28,6 +28,9 @@ extension Broker {
             case Method.sensorsSetPasscode: return .success(try setPasscode(params, client: client))
             case Method.sensorsResetLockout: return .success(try resetLockout(client: client))
             default:
+                if let answer = try handleRights(request, params: params, client: client, makeResponder: makeResponder) {
+                    return answer
+                }
                 throw RPCError(.methodNotFound, "Method not found: \(request.method).", data: ["method": .string(request.method)])
             }
         } catch {
@@ -146,8 +149,21 @@ extension Broker {
     ) throws(RPCError) -> Result<JSONValue, RPCError>? {
         let policy = try params.policy()
         let reason = try params.nonEmptyString("localizedReason")
+        return try startEvaluation(
+            client: client, policy: policy, reason: reason, contextID: try params.optionalString("context"), rpcID: rpcID,
+            makeResponder: makeResponder)
+    }
+
+    /// Starts an evaluation (evaluatePolicy, right.authorize, handoff.authorize): answers at once when no
+    /// prompt is needed or possible, else queues it and returns nil. `transform` turns the outcome into
+    /// the method's own answer (it also runs for immediate outcomes).
+    func startEvaluation(
+        client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
+        makeResponder: () -> any Responder,
+        transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
+    ) throws(RPCError) -> Result<JSONValue, RPCError>? {
         let context: AuthContext
-        if let id = try params.optionalString("context") {
+        if let id = contextID {
             context = try self.context(id, of: client)
             if context.invalidated { throw RPCError(.invalidContext) }
             if let busy = context.inFlight {
@@ -164,11 +180,12 @@ extension Broker {
         if let immediate = immediateOutcome(evaluation) {
             evaluation.phase = .finished
             record(immediate, of: evaluation)
-            return immediate
+            return transform?(immediate) ?? immediate
         }
         let deferred = Evaluation(
             requestID: evaluation.requestID, client: client, context: context, policy: policy, reason: reason,
             rpcID: rpcID, responder: makeResponder())
+        deferred.transform = transform
         enqueue(deferred)
         return nil
     }

@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import RightStore
 import Sensors
 
 /// The authentication broker: contexts, the machine-wide evaluation queue, the policy engine and
@@ -12,6 +13,8 @@ public actor Broker {
     public internal(set) var sensors: SensorRegistry
     let time: any TimeSource
     let log: any EvaluationLog
+    /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
+    let rightStore: RightStore?
     var device = DeviceState()
     var clients: [Int: ClientSession] = [:]
     var nextClientNumber = 0
@@ -30,8 +33,9 @@ public actor Broker {
     /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
     public init(
         configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?, time: any TimeSource,
-        log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0"
+        log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0", rightStore: RightStore? = nil
     ) {
+        self.rightStore = rightStore
         self.configuration = configuration
         self.sensors = sensors
         self.time = time
@@ -146,7 +150,8 @@ public actor Broker {
         var event: JSONObject = ["result": .string(result.name)]
         if let reason = result.reason { event["reason"] = .string(reason) }
         monitor(evaluation, "finished", event)
-        if answer && evaluation.client.connected { evaluation.responder.respond(outcome) }
+        let delivered = evaluation.transform?(outcome) ?? outcome
+        if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
         if wasRunning && running === evaluation {
             running = nil
             startNext()

@@ -16,6 +16,8 @@ final class Evaluation {
     var timeout: Task<Void, Never>?
     /// The sensor in use, for logs and the success result.
     var sensor: String?
+    /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
+    var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
 
     init(
         requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,

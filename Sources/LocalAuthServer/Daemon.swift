@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import RightStore
 import Sensors
 import Systemd
 
@@ -57,9 +58,16 @@ public final class Daemon {
         var signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
         las_block_signals(&signals, Int32(signals.count))
         loop = try EventLoop()
+        let stateDirectory = options.resolvedStateDirectory
+        let store: RightStore
+        do {
+            store = try RightStore(directory: stateDirectory)
+        } catch {
+            throw StartupError("cannot open the rights store in \(stateDirectory): \(error)")
+        }
         broker = Broker(
             configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
-            passcode: configuration.passcode, time: time, log: log, executor: loop, version: version)
+            passcode: configuration.passcode, time: time, log: log, executor: loop, version: version, rightStore: store)
         server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
         try listen()
         let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
@@ -167,6 +175,14 @@ public final class Daemon {
         }
         notifier.ready(status: statusLine())
     }
+}
+
+/// A reason the daemon cannot start.
+public struct StartupError: Error, CustomStringConvertible {
+    /// What went wrong.
+    public var description: String
+
+    init(_ description: String) { self.description = description }
 }
 
 /// Reads signals from a signalfd on the loop.

@@ -77,6 +77,20 @@ public struct DaemonOptions: Sendable, Equatable {
     }
 }
 
+extension DaemonOptions {
+    /// The directory for persisted rights, handoffs and the device key.
+    public var resolvedStateDirectory: String {
+        if let stateDirectory { return stateDirectory }
+        let environment = Environment()
+        if let state = environment["STATE_DIRECTORY"], !state.isEmpty {
+            return String(state.split(separator: ":").first ?? Substring(state))
+        }
+        if getuid() == 0 { return "/var/lib/localauthd" }
+        if let xdg = environment["XDG_STATE_HOME"], !xdg.isEmpty { return "\(xdg)/localauthd" }
+        return "\(environment["HOME"] ?? "/tmp")/.local/state/localauthd"
+    }
+}
+
 /// Bad usage (a message), or a request for help or the version (no message).
 public struct UsageError: Error, Sendable {
     /// What is wrong; nil for --help / --version.
