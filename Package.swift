@@ -31,7 +31,7 @@ let package = Package(
             name: "LocalAuthServer",
             dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "CLocalAuthSystem"]),
         .target(name: "LocalAuthClient", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
-        .target(name: "LocalAuthTestSupport", dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors"]),
+        .target(name: "LocalAuthTestSupport", dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
 
         .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
         .executableTarget(name: "localauthctl", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
@@ -44,7 +44,7 @@ let package = Package(
             dependencies: ["LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport"]),
         .testTarget(
             name: "LocalAuthServerTests",
-            dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem"]),
+            dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem", "localauthd"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
         .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
         .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),

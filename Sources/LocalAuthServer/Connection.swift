@@ -11,6 +11,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     let server: Server
     var session: ClientSession!
     var framer: LineFramer
+    /// The frame limit (kept apart from the framer, which is busy while frames are handled).
+    let frameLimit: Int
     private var output: [UInt8] = []
     private var outputStart = 0
     private var markedDirty = false
@@ -24,6 +26,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
         self.fd = fd
         self.server = server
         framer = LineFramer(limit: frameLimit)
+        self.frameLimit = frameLimit
     }
 
     var pendingOutput: Int { output.count - outputStart }

@@ -10,7 +10,7 @@ struct RequestDispatcher {
         switch frame {
         case .tooLarge:
             let error = RPCError.invalidRequest(
-                "Invalid request: frame longer than \(connection.framer.limit) bytes.", reason: "frameTooLarge")
+                "Invalid request: frame longer than \(connection.frameLimit) bytes.", reason: "frameTooLarge")
             connection.write(RPCEncoder.error(id: .null, error))
         case .line(let bytes):
             if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
