@@ -55,6 +55,7 @@ public final class Daemon {
     /// Serves until stopped; returns the exit status.
     public func run() throws -> Int32 {
         las_ignore_sigpipe()
+        raiseDescriptorLimit()
         var signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
         las_block_signals(&signals, Int32(signals.count))
         loop = try EventLoop()
@@ -85,6 +86,15 @@ public final class Daemon {
         loop.run()
         if let boundPath { unlink(boundPath) }
         return exitStatus
+    }
+
+    /// Lets the daemon hold as many clients as the hard limit on open files allows.
+    private func raiseDescriptorLimit() {
+        var limit = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(resource, &limit)
     }
 
     private func announce() {
