@@ -31,10 +31,11 @@ let package = Package(
             name: "LocalAuthServer",
             dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "CLocalAuthSystem"]),
         .target(name: "LocalAuthClient", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
+        .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
         .target(name: "LocalAuthTestSupport", dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
 
         .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
-        .executableTarget(name: "localauthctl", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
+        .executableTarget(name: "localauthctl", dependencies: ["LocalAuthCommandLine", "LocalAuthClient", "LocalAuthProtocol"]),
         .executableTarget(name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
 
         .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
@@ -48,6 +49,11 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
         .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
         .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
-        .testTarget(name: "LocalAuthClientTests", dependencies: ["LocalAuthClient", "LocalAuthProtocol", "LocalAuthTestSupport"]),
+        .testTarget(
+            name: "LocalAuthClientTests",
+            dependencies: [
+                "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport", "localauthctl",
+                "localauthd",
+            ]),
     ]
 )

@@ -67,6 +67,7 @@ public actor Broker {
             finish(evaluation, .failure(error(.appCancel, evaluation, reason: "clientGone")), answer: false)
         }
         client.contexts.removeAll()
+        dropRights(of: client)
     }
 
     /// The number of connected clients.
@@ -174,6 +175,9 @@ public actor Broker {
     func notify(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
         guard evaluation.client.connected else { return }
         var full: JSONObject = ["requestID": .string(evaluation.requestID)]
+        if method == Notification.queued || method == Notification.started, let rpcID = evaluation.rpcID {
+            full["id"] = rpcID.json
+        }
         full.members.append(contentsOf: params.members)
         evaluation.client.channel.notify(method, full)
     }

@@ -85,8 +85,7 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// The value as an Int, when it is an integer literal that fits.
     public var intValue: Int? {
         if let i = Int(literal) { return i }
-        if let d = Double(literal), d == d.rounded(), abs(d) <= 9_007_199_254_740_992 { return Int(d) }
-        return nil
+        return exactInteger(literal)
     }
 
     /// The value as a Double (may be infinite for huge literals).
@@ -159,4 +158,32 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     }
     /// The null literal.
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// The integer a decimal literal with a fraction or exponent stands for, exactly, or nil when it is
+/// not an integer or does not fit ("9007199254740993.0" → 9007199254740993, "1e-400" → nil).
+private func exactInteger(_ literal: String) -> Int? {
+    var text = Substring(literal)
+    let negative = text.first == "-"
+    if negative { text = text.dropFirst() }
+    var exponent = 0
+    if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+        guard let value = Int(text[text.index(after: e)...]), abs(value) < 10_000 else { return nil }
+        exponent = value
+        text = text[..<e]
+    }
+    var digits = text
+    if let dot = text.firstIndex(of: ".") {
+        let fraction = text[text.index(after: dot)...]
+        digits = text[..<dot] + fraction
+        exponent -= fraction.count
+    }
+    var significant = String(digits.drop { $0 == "0" })
+    if significant.isEmpty { return 0 }
+    while exponent < 0, significant.last == "0" {
+        significant.removeLast()
+        exponent += 1
+    }
+    guard exponent >= 0, significant.count + exponent <= 19 else { return nil }
+    return Int((negative ? "-" : "") + significant + String(repeating: "0", count: exponent))
 }

@@ -65,6 +65,16 @@ public struct RPCRejection: Error, Sendable, Equatable {
     public var id: RequestID
     /// The error to send.
     public var error: RPCError
+    /// Whether the message was a well-formed notification (no `id`), which is never answered
+    /// (JSON-RPC 2.0 section 4.1), even when its params are unusable.
+    public var isNotification = false
+
+    /// A rejection to answer with `id`.
+    public init(id: RequestID, error: RPCError, isNotification: Bool = false) {
+        self.id = id
+        self.error = error
+        self.isNotification = isNotification
+    }
 }
 
 /// What one frame holds: a single message or a batch (SPEC section 2, JSON-RPC 2.0 section 6).
@@ -123,7 +133,9 @@ public enum IncomingFrame: Sendable, Equatable {
         case .array(let a)? where a.isEmpty: break
         case .array?:
             return .failure(
-                RPCRejection(id: answerID, error: RPCError(.invalidParams, "Invalid params: params must be an object.")))
+                RPCRejection(
+                    id: answerID, error: RPCError(.invalidParams, "Invalid params: params must be an object."),
+                    isNotification: id == nil))
         default:
             return .failure(
                 RPCRejection(id: answerID, error: .invalidRequest("Invalid request: 'params' must be an object or array.")))

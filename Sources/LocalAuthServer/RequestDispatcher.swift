@@ -26,7 +26,7 @@ struct RequestDispatcher {
     private func handleSingle(_ decoded: Result<RPCRequest, RPCRejection>, on connection: Connection) {
         switch decoded {
         case .failure(let rejection):
-            connection.write(RPCEncoder.error(id: rejection.id, rejection.error))
+            if !rejection.isNotification { connection.write(RPCEncoder.error(id: rejection.id, rejection.error)) }
         case .success(let request):
             if let answer = call(request, on: connection, responder: { SingleResponder(connection: connection, id: $0) }),
                 let id = request.id
@@ -41,7 +41,7 @@ struct RequestDispatcher {
         for element in elements {
             switch element {
             case .failure(let rejection):
-                batch.add(encodeObject(.failure(rejection.error), id: rejection.id))
+                if !rejection.isNotification { batch.add(encodeObject(.failure(rejection.error), id: rejection.id)) }
             case .success(let request):
                 let slot = batch.reserve(expectsAnswer: request.id != nil)
                 let answer = call(request, on: connection) { id in BatchResponder(batch: batch, slot: slot, id: id) }

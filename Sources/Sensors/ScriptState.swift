@@ -24,17 +24,27 @@ struct ScriptState {
     }
 
     /// Applies the state-changing commands at the head of the queue.
+    /// A disconnected sensor consumes no answers, so a CONNECT queued behind them reconnects it at once.
     mutating func applyStateChanges() {
-        while let head = queue.first, head.isStateChange {
-            queue.removeFirst()
-            switch head {
-            case .disconnect: connected = false
-            case .connect: connected = true
-            case .enroll(let identity): enroll(identity)
-            case .unenroll(let identity): enrolled.removeAll { $0.identity == identity }
-            case .setDefault(let behavior): defaultBehavior = behavior
-            default: break
+        while true {
+            while let head = queue.first, head.isStateChange {
+                queue.removeFirst()
+                apply(head)
             }
+            guard !connected, let index = queue.firstIndex(of: .connect) else { return }
+            queue.remove(at: index)
+            connected = true
+        }
+    }
+
+    private mutating func apply(_ command: ScriptCommand) {
+        switch command {
+        case .disconnect: connected = false
+        case .connect: connected = true
+        case .enroll(let identity): enroll(identity)
+        case .unenroll(let identity): enrolled.removeAll { $0.identity == identity }
+        case .setDefault(let behavior): defaultBehavior = behavior
+        default: break
         }
     }
 
@@ -46,16 +56,20 @@ struct ScriptState {
         if !connected { return .event(.disconnected) }
         guard !queue.isEmpty else { return defaultBehavior == .wait ? .wait : .defaultOutcome }
         let command = queue.removeFirst()
+        let step: CaptureStep
         switch command {
-        case .match(let identity): return .event(matchEvent(identity, isPasscode: isPasscode))
-        case .noMatch: return .event(.noMatch)
-        case .retry(let reason): return .event(.retry(reason: reason))
-        case .cancel: return .event(.userCancel)
-        case .fallback: return .event(.userFallback)
-        case .passcode(let digits): return .event(.passcode(digits))
-        case .sleep(let ms): return .sleep(ms)
+        case .match(let identity): step = .event(matchEvent(identity, isPasscode: isPasscode))
+        case .noMatch: step = .event(.noMatch)
+        case .retry(let reason): step = .event(.retry(reason: reason))
+        case .cancel: step = .event(.userCancel)
+        case .fallback: step = .event(.userFallback)
+        case .passcode(let digits): step = .event(.passcode(digits))
+        case .sleep(let ms): step = .sleep(ms)
         default: return nextStep(isPasscode: isPasscode)
         }
+        // State changes that now stand at the head take effect at once.
+        applyStateChanges()
+        return step
     }
 
     /// The default outcome, unless the script gained commands or the sensor went away meanwhile.
