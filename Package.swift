@@ -22,7 +22,7 @@ let package = Package(
 
         .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "Sensors"),
-        .target(name: "LocalAuthBroker", dependencies: ["LocalAuthProtocol", "Sensors", "RightStore"]),
+        .target(name: "LocalAuthBroker", dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
         .target(name: "Systemd", dependencies: ["CSystemd"]),
         .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
         .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
         .testTarget(
             name: "LocalAuthBrokerTests",
-            dependencies: ["LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport"]),
+            dependencies: ["LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore", "LocalAuthCrypto"]),
         .testTarget(
             name: "LocalAuthServerTests",
             dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem", "localauthd"]),

@@ -58,7 +58,8 @@ enum RightRequirement: Equatable {
             switch member.value {
             case .object(let options): fallback = try ParamReader(options).optionalString("fallback")
             case .null, .bool(true): fallback = nil
-            default: throw .invalidParams("requirement", "options must be an object such as {fallback: \"devicePasscode\"}")
+            default:
+                throw .invalidParams("requirement", "options must be an object such as {fallback: \"devicePasscode\"}")
             }
         case .object(let object):
             let reader = ParamReader(object)
@@ -77,7 +78,8 @@ enum RightRequirement: Equatable {
         case (_, _?) where ["default", "biometryCurrentSet"].contains(name):
             throw .invalidParams("fallback", "is allowed only with the biometry requirement")
         default:
-            throw .invalidParams("requirement", "must be default, biometry (fallback devicePasscode optional) or biometryCurrentSet")
+            throw .invalidParams(
+                "requirement", "must be default, biometry (fallback devicePasscode optional) or biometryCurrentSet")
         }
     }
 }

@@ -32,7 +32,8 @@ extension Broker {
         let algorithm = try params.optionalString("algorithm") ?? fallback
         guard supported.contains(algorithm) else {
             throw RPCError(
-                .invalidParams, "Invalid params: 'algorithm' \(algorithm) is not supported; use \(supported.joined(separator: " or ")).",
+                .invalidParams,
+                "Invalid params: 'algorithm' \(algorithm) is not supported; use \(supported.joined(separator: " or ")).",
                 data: ["field": "algorithm", "supported": .array(supported.map(JSONValue.string))])
         }
         return algorithm

@@ -85,7 +85,8 @@ extension Broker {
     /// authorization fails but not with which code; localauthd answers invalidContext.
     func enrolledSetChangedError(_ right: AuthRight) -> RPCError {
         RPCError(
-            .invalidContext, "The set of enrolled biometric identities changed; this biometryCurrentSet right can no longer be authorized.",
+            .invalidContext,
+            "The set of enrolled biometric identities changed; this biometryCurrentSet right can no longer be authorized.",
             data: ["reason": "biometrySetChanged", "right": .string(right.id)])
     }
 

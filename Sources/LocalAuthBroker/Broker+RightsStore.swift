@@ -74,7 +74,8 @@ extension Broker {
                 secret: secret)
         }
         // The user has just proved presence for the right being saved: its persisted form starts authorized.
-        let persisted = AuthRight(id: Self.makeRightID(), requirement: right.requirement, persisted: record, boundDomainState: hash)
+        let persisted = AuthRight(
+            id: Self.makeRightID(), requirement: right.requirement, persisted: record, boundDomainState: hash)
         persisted.state = RightStateName.authorized
         try register(persisted, for: client)
         return ["right": .string(persisted.id), "identifier": .string(identifier)]
@@ -127,6 +128,7 @@ extension Broker {
     func notPersistedError() -> RPCError {
         .invalidParams(
             "right",
-            "is a plain right; key, secret and remove calls need a persisted right (from rightStore.saveRight or rightStore.right)")
+            "is a plain right; key, secret and remove calls need a persisted right "
+                + "(from rightStore.saveRight or rightStore.right)")
     }
 }

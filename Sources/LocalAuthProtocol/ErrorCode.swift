@@ -64,6 +64,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStri
         -9: "appCancel", -10: "invalidContext", -11: "companionNotAvailable", -12: "biometryNotPaired",
         -13: "biometryDisconnected", -14: "invalidDimensions", -1004: "notInteractive",
         -32001: "alreadyInProgress", -32002: "queueFull", -32003: "permissionDenied", -32004: "notFound",
+        -32005: "alreadyExists",
         -32700: "parseError", -32600: "invalidRequest", -32601: "methodNotFound", -32602: "invalidParams",
         -32603: "internalError",
     ]

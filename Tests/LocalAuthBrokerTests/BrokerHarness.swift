@@ -1,6 +1,7 @@
 import LocalAuthBroker
 import LocalAuthProtocol
 import LocalAuthTestSupport
+import RightStore
 import Sensors
 import Synchronization
 
@@ -17,7 +18,8 @@ final class BrokerHarness: Sendable {
     init(
         configuration: BrokerConfiguration = BrokerConfiguration(), faceKind: SensorKind = .faceID,
         enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait, passcode: String? = "1234",
-        removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = []
+        removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
+        rightStore: RightStore? = nil
     ) {
         face = SimulatedSensor(
             name: "face", kind: faceKind,
@@ -27,7 +29,7 @@ final class BrokerHarness: Sendable {
         companion = SimulatedSensor(name: "watch", kind: .companion, setup: .init(enrolled: companionPaired), time: clock)
         broker = Broker(
             configuration: configuration, sensors: SensorRegistry([face, passcodeSensor, companion]), passcode: passcode,
-            time: clock, log: SilentLog(), executor: executor)
+            time: clock, log: SilentLog(), executor: executor, rightStore: rightStore)
     }
 
     /// A connected client with a recorder.
