@@ -168,9 +168,11 @@ private func exactInteger(_ literal: String) -> Int? {
     if negative { text = text.dropFirst() }
     var exponent = 0
     if let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+        let mantissa = text[..<e]
+        if mantissa.allSatisfy({ $0 == "0" || $0 == "." }) { return 0 }
         guard let value = Int(text[text.index(after: e)...]), abs(value) < 10_000 else { return nil }
         exponent = value
-        text = text[..<e]
+        text = mantissa
     }
     var digits = text
     if let dot = text.firstIndex(of: ".") {
