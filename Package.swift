@@ -46,7 +46,8 @@ let package = Package(
         .testTarget(
             name: "LocalAuthServerTests",
             dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem", "localauthd"]),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .executableTarget(name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "SystemdListenProbe"], exclude: ["ListenProbe"]),
         .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
         .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
         .testTarget(

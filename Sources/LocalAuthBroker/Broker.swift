@@ -64,6 +64,9 @@ public actor Broker {
         clients[client.number] = nil
         if client.monitoring { monitorCount -= 1 }
         for evaluation in Array(client.evaluations.values) {
+            log.clientDropped(
+                pid: client.peer.pid, uid: client.peer.uid, name: client.name, requestID: evaluation.requestID,
+                reason: "disconnected")
             finish(evaluation, .failure(error(.appCancel, evaluation, reason: "clientGone")), answer: false)
         }
         client.contexts.removeAll()

@@ -61,7 +61,9 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
         guard !closed else { return }
         output.append(contentsOf: bytes)
         if pendingOutput > server.limits.outputHardLimit {
-            server.log.notice("client pid \(session?.peer.pid ?? 0) dropped: \(pendingOutput) bytes unread")
+            server.log.clientDropped(
+                pid: session?.peer.pid ?? 0, uid: session?.peer.uid ?? 0, name: session?.name ?? "?", requestID: nil,
+                reason: "\(pendingOutput) bytes of responses unread (limit \(server.limits.outputHardLimit))")
             close()
             return
         }

@@ -33,31 +33,55 @@ public struct DaemonLog: EvaluationLog {
     }
 
     /// Logs an evaluation's start.
-    public func evaluationStarted(_ record: EvaluationRecord) {
+    public func evaluationStarted(_ record: EvaluationRecord, file: String, line: Int, function: String) {
         let text = "evaluation \(record.requestID) started: \(record.policy.name) for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)) on \(record.sensor ?? "-")"
-        emit(text, priority: 6, messageID: MessageID.evaluationStarted, fields: fields(record))
+        emit(
+            text, priority: 6, messageID: MessageID.evaluationStarted, fields: fields(record),
+            at: (file, line, function))
     }
 
     /// Logs an evaluation's end.
-    public func evaluationFinished(_ record: EvaluationRecord, result: EvaluationResult) {
+    public func evaluationFinished(
+        _ record: EvaluationRecord, result: EvaluationResult, file: String, line: Int, function: String
+    ) {
         var text = "evaluation \(record.requestID) finished: \(result.name)"
         if let reason = result.reason { text += " (\(reason))" }
         text += " for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)), \(record.policy.name) on \(record.sensor ?? "-")"
         var entryFields = fields(record)
         entryFields.append(JournalField("RESULT", result.name))
-        if let code = result.code { entryFields.append(JournalField("LA_ERROR", String(code.rawValue))) }
+        entryFields.append(JournalField("LA_ERROR", String(result.code?.rawValue ?? 0)))
         if let reason = result.reason { entryFields.append(JournalField("REASON", reason)) }
-        emit(text, priority: 6, messageID: MessageID.evaluationFinished, fields: entryFields)
+        emit(text, priority: 6, messageID: MessageID.evaluationFinished, fields: entryFields, at: (file, line, function))
+    }
+
+    /// Logs a client that went away with an evaluation pending, or that the daemon dropped.
+    public func clientDropped(
+        pid: Int32, uid: UInt32, name: String, requestID: String?, reason: String, file: String, line: Int,
+        function: String
+    ) {
+        var entryFields = [
+            JournalField("CLIENT_PID", String(pid)), JournalField("CLIENT_UID", String(uid)),
+            JournalField("CLIENT_NAME", name), JournalField("REASON", reason),
+        ]
+        var text = "client \(name) (pid \(pid), uid \(uid)) dropped: \(reason)"
+        if let requestID {
+            entryFields.append(JournalField("REQUEST_ID", requestID))
+            text += "; evaluation \(requestID) ended unanswered"
+        }
+        emit(text, priority: 4, messageID: MessageID.clientDropped, fields: entryFields, at: (file, line, function))
     }
 
     /// Logs a notice.
-    public func notice(_ message: String) {
-        emit(message, priority: 5, messageID: nil, fields: [])
+    public func notice(_ message: String, file: String, line: Int, function: String) {
+        emit(message, priority: 5, messageID: nil, fields: [], at: (file, line, function))
     }
 
     /// Logs a daemon event with a MESSAGE_ID.
-    public func event(_ message: String, messageID: String, priority: Int32 = 5, fields: [JournalField] = []) {
-        emit(message, priority: priority, messageID: messageID, fields: fields)
+    public func event(
+        _ message: String, messageID: String, priority: Int32 = 5, fields: [JournalField] = [],
+        file: String = #fileID, line: Int = #line, function: String = #function
+    ) {
+        emit(message, priority: priority, messageID: messageID, fields: fields, at: (file, line, function))
     }
 
     private func fields(_ record: EvaluationRecord) -> [JournalField] {
@@ -69,9 +93,14 @@ public struct DaemonLog: EvaluationLog {
         ]
     }
 
-    private func emit(_ message: String, priority: Int32, messageID: String?, fields: [JournalField]) {
+    private func emit(
+        _ message: String, priority: Int32, messageID: String?, fields: [JournalField],
+        at location: (file: String, line: Int, function: String)
+    ) {
         if toJournal {
-            Journal.send(message: message, priority: priority, messageID: messageID, fields: fields)
+            Journal.send(
+                message: message, priority: priority, messageID: messageID, fields: fields, file: location.file,
+                line: location.line, function: location.function)
             return
         }
         var line = "localauthd: " + message

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Static checks of the files in systemd/, on the host (no daemon run):
+# install.mk stages everything with the right modes, `systemd-analyze verify`
+# accepts the units, `systemd-analyze security --offline=yes` scores the
+# service <= 2.0, the catalog compiles with all seven MESSAGE_IDs,
+# systemd-sysusers accepts the sysusers file, and (when a daemon binary is
+# given) `localauthd --check-config` accepts the example configuration.
+#
+# Usage: verify-units.sh [LOCALAUTHD]   (or LOCALAUTHD=path; optional here)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+need_cmd systemd-analyze journalctl systemd-sysusers make install
+SRC=$REPO/systemd
+WORK=$(mktemp -d /tmp/localauthd-units.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+STAGE=$WORK/stage
+
+# install.mk with stand-in binaries.
+mkdir -p "$WORK/bin"
+for binary in localauthd localauthctl; do printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/$binary"; done
+chmod 0755 "$WORK/bin"/*
+printf 'include %s/install.mk\n' "$SRC" >"$WORK/Makefile"
+if make -s -C "$WORK" install DESTDIR="$STAGE" BINDIR_BUILD="$WORK/bin" >"$WORK/make.log" 2>&1; then
+    pass "make install (systemd/install.mk) with DESTDIR"
+else
+    fail "make install failed: $(cat "$WORK/make.log")"
+fi
+expect_mode() { [ "$(stat -c %a "$STAGE$2" 2>/dev/null)" = "$1" ]; }
+for entry in 755:/usr/libexec/localauthd 755:/usr/bin/localauthctl \
+    644:/usr/lib/systemd/system/localauthd.service 644:/usr/lib/systemd/system/localauthd.socket \
+    644:/usr/lib/systemd/catalog/localauthd.catalog 644:/usr/lib/sysusers.d/localauthd.conf \
+    644:/etc/localauthd/localauthd.conf 644:/usr/share/doc/localauthd/localauthd.conf.example; do
+    check "installed ${entry#*:} mode ${entry%%:*}" expect_mode "${entry%%:*}" "${entry#*:}"
+done
+make -s -C "$WORK" install DESTDIR="$WORK/local" PREFIX=/usr/local BINDIR_BUILD="$WORK/bin" >/dev/null 2>&1
+check "PREFIX=/usr/local moves ExecStart= to /usr/local/libexec/localauthd" \
+    grep -qx 'ExecStart=/usr/local/libexec/localauthd' "$WORK/local/usr/local/lib/systemd/system/localauthd.service"
+
+# systemd-analyze verify needs ExecStart= to exist: point it at the staged binary.
+mkdir -p "$WORK/units"
+cp "$STAGE/usr/lib/systemd/system/localauthd.socket" "$WORK/units/"
+sed "s|^ExecStart=.*|ExecStart=$STAGE/usr/libexec/localauthd|" \
+    "$STAGE/usr/lib/systemd/system/localauthd.service" >"$WORK/units/localauthd.service"
+if systemd-analyze verify --man=no "$WORK/units/localauthd.socket" "$WORK/units/localauthd.service" >"$WORK/verify.log" 2>&1; then
+    pass "systemd-analyze verify localauthd.socket localauthd.service"
+else
+    fail "systemd-analyze verify: $(cat "$WORK/verify.log")"
+fi
+
+score=$(systemd-analyze security --offline=yes "$SRC/localauthd.service" 2>/dev/null |
+    sed -n 's/.*Overall exposure level for localauthd.service: \([0-9.]*\).*/\1/p')
+echo "     systemd-analyze security --offline=yes systemd/localauthd.service: ${score:-?}"
+check "security exposure ${score:-?} <= 2.0" python3 -c "import sys; sys.exit(0 if float('${score:-99}') <= 2.0 else 1)"
+
+mkdir -p "$WORK/catroot/usr/lib/systemd/catalog"
+cp "$SRC/localauthd.catalog" "$WORK/catroot/usr/lib/systemd/catalog/"
+check "journalctl --update-catalog compiles localauthd.catalog" journalctl --root="$WORK/catroot" --update-catalog
+listed=$(journalctl --root="$WORK/catroot" --list-catalog 2>/dev/null)
+for id in 07b31cac78114fedb2092ee82603c926 58f85e6fc39a4c9093b7a9704736f258 007c3e8bb647412cb52813f1c7944d99 \
+    eae9485abfa647bba4c1d4180a854a19 dbedbc1757cb44488a5975299ea0b3f9 f24b3e84428a4dff9bdcc690b23358d5 \
+    49001afd51cd4d85ba2de6ab6d588703; do
+    check "catalog entry $id" grep -q "^$id " <<<"$listed"
+done
+
+mkdir -p "$WORK/sysroot/etc"
+sysusers=$(systemd-sysusers --root="$WORK/sysroot" --dry-run "$SRC/localauthd.sysusers" 2>&1)
+check "systemd-sysusers accepts localauthd.sysusers (user localauthd, group localauth)" \
+    bash -c 'grep -q "localauthd" <<<"$1" && grep -q "localauth\b" <<<"$1"' _ "$sysusers"
+
+LOCALAUTHD=${LOCALAUTHD:-${1:-}}
+if [ -n "$LOCALAUTHD" ]; then
+    check "localauthd --check-config accepts systemd/localauthd.conf" \
+        "$LOCALAUTHD" --check-config --config "$SRC/localauthd.conf"
+else
+    echo "     (no LOCALAUTHD given: example configuration not checked by the daemon)"
+fi
+finish
