@@ -2,42 +2,16 @@ import Foundation
 import LocalAuthProtocol
 import Synchronization
 
-/// What authorizing a right requires (LAAuthenticationRequirement), as sent in `right.create`.
-public struct LAAuthenticationRequirement: Sendable, Equatable {
-    /// The requirement's name on the wire: default, biometry or biometryCurrentSet.
-    public let name: String
-    /// The fallback when biometry is not available ("devicePasscode"), if any.
-    public let fallback: String?
-
-    /// Biometry or the device passcode.
-    public static let `default` = LAAuthenticationRequirement(name: "default", fallback: nil)
-    /// Biometry only.
-    public static let biometryCurrentSet = LAAuthenticationRequirement(name: "biometryCurrentSet", fallback: nil)
-    /// Biometry only, any enrolled set.
-    public static let biometry = LAAuthenticationRequirement(name: "biometry", fallback: nil)
-
-    /// Biometry, falling back to the device passcode (LABiometryFallbackRequirement.devicePasscode).
-    public static func biometry(fallback: LABiometryFallbackRequirement) -> LAAuthenticationRequirement {
-        LAAuthenticationRequirement(name: "biometry", fallback: fallback.name)
-    }
-
-    /// The `right.create` params: `{requirement}` plus `fallback` when set.
-    var params: JSONObject { ["requirement": .string(name), "fallback": fallback.map(JSONValue.string)] }
-}
-
-/// The fallback of a biometry requirement.
-public struct LABiometryFallbackRequirement: Sendable, Equatable {
-    /// The wire name.
-    public let name: String
-    /// No fallback.
-    public static let none = LABiometryFallbackRequirement(name: "none")
-    /// The device passcode.
-    public static let devicePasscode = LABiometryFallbackRequirement(name: "devicePasscode")
-}
-
 /// A grouped set of requirements that gate access to a resource (Apple's LARight), kept by the daemon.
-/// The daemon-side right is made with `right.create` on first use. Thread-safe: all mutable
-/// state is behind a Mutex, which is why the open class may be `@unchecked Sendable`.
+///
+/// The daemon-side right is made with `right.create` on first use, and made again after the
+/// connection was lost (the daemon forgets a client's rights when it disconnects, so the right is
+/// then `notAuthorized`, and `unknown` once re-made). `state` follows the daemon: every
+/// `right.stateChanged` notification for this right's handle updates it, so a biometryCurrentSet
+/// right invalidated by an enrollment change reads `notAuthorized` without asking. Deinitialising
+/// the right sends `right.release` (the daemon holds at most 1024 rights per connection).
+/// Thread-safe: all mutable state is behind a Mutex, which is why the open class may be
+/// `@unchecked Sendable`.
 open class LARight: @unchecked Sendable {
     /// The authorization state (LARight.State).
     public enum State: String, Sendable {
@@ -51,7 +25,7 @@ open class LARight: @unchecked Sendable {
         case notAuthorized
     }
 
-    /// The requirement given at creation.
+    /// The requirement given at creation (for a right loaded from the store: `.default`, as the store does not say).
     public let requirement: LAAuthenticationRequirement
     /// The connection the right's calls go over.
     public let connection: LocalAuthConnection
@@ -65,6 +39,9 @@ open class LARight: @unchecked Sendable {
         var handle: JSONValue?
         var handleGeneration: Int?
         var state: State = .unknown
+        /// Counts the `right.stateChanged` notifications applied; a call's own guess at the state is
+        /// applied only when none arrived while it ran (the daemon's word is fresher).
+        var stateVersion = 0
         var tag = 0
     }
 
@@ -77,34 +54,60 @@ open class LARight: @unchecked Sendable {
         mutable = Mutex(Mutable())
     }
 
-    /// A right whose daemon handle already exists (persisted rights).
-    init(handle: JSONValue, connection: LocalAuthConnection) {
-        requirement = .default
+    /// A right whose daemon handle already exists (persisted rights), in the state the daemon gave it.
+    init(handle: JSONValue, requirement: LAAuthenticationRequirement, state: State, connection: LocalAuthConnection) {
+        self.requirement = requirement
         self.connection = connection
-        mutable = Mutex(Mutable(handle: handle, handleGeneration: connection.currentGeneration))
+        let generation = connection.currentGeneration
+        mutable = Mutex(Mutable(handle: handle, handleGeneration: generation, state: state))
+        if let generation { connection.register(self, handle: handle, generation: generation) }
     }
 
     deinit {
         let (handle, generation) = mutable.withLock { ($0.handle, $0.handleGeneration) }
-        guard let handle, generation != nil, generation == connection.currentGeneration else { return }
-        connection.start("right.release", ["right": handle]) { _ in }
+        guard let handle, let generation else { return }
+        connection.unregisterRight(handle: handle)
+        guard generation == connection.currentGeneration else { return }
+        connection.start(Method.rightRelease, ["right": handle]) { _ in }
     }
 
-    /// The last known state; `refreshState()` asks the daemon.
+    /// The last known state, kept current by the daemon's `right.stateChanged` notifications;
+    /// `refreshState()` asks the daemon.
     public var state: State { mutable.withLock { $0.state } }
 
-    /// The daemon's handle, created with `right.create` when first needed.
+    /// The daemon's handle for the current socket: made with `right.create` (or, for a persisted
+    /// right, `rightStore.right`) when first needed and again after a reconnect.
     func handle() async throws -> JSONValue {
-        if let handle = mutable.withLock({ $0.handle }) { return handle }
-        let result = try await connection.call("right.create", requirement.params)
+        try connection.connect()
+        let generation = connection.currentGeneration
+        if let handle = mutable.withLock({ $0.handleGeneration == generation ? $0.handle : nil }) { return handle }
+        let handle = try await makeHandle()
+        guard let generation = connection.currentGeneration else { throw LocalAuthConnection.connectionLost }
+        let (kept, previous) = mutable.withLock { mutable -> (JSONValue, JSONValue?) in
+            if mutable.handleGeneration == generation, let kept = mutable.handle { return (kept, nil) }
+            let previous = mutable.handle
+            (mutable.handle, mutable.handleGeneration) = (handle, generation)
+            mutable.state = .unknown
+            mutable.stateVersion += 1
+            return (handle, previous)
+        }
+        if let previous { connection.unregisterRight(handle: previous) }
+        if kept == handle {
+            connection.register(self, handle: handle, generation: generation)
+        } else {
+            // Another task made a handle first: give this one back.
+            connection.start(Method.rightRelease, ["right": handle]) { _ in }
+        }
+        return kept
+    }
+
+    /// Makes a new daemon-side handle for this right (`right.create`).
+    func makeHandle() async throws -> JSONValue {
+        let result = try await connection.call(Method.rightCreate, requirement.params)
         guard let handle = result.objectValue?["right"] else {
             throw RPCError(.internalError, "right.create answered without a right.")
         }
-        let generation = connection.currentGeneration
-        return mutable.withLock { mutable in
-            if mutable.handle == nil { (mutable.handle, mutable.handleGeneration) = (handle, generation) }
-            return mutable.handle!
-        }
+        return handle
     }
 
     /// Calls a right method with `{right, …}`.
@@ -114,53 +117,69 @@ open class LARight: @unchecked Sendable {
         return try await connection.call(method, params).objectValue ?? [:]
     }
 
-    /// Authorizes the right, prompting with `localizedReason` (`right.authorize`). Cancelling the
-    /// awaiting task cancels the prompt (appCancel).
-    public func authorize(localizedReason: String) async throws {
-        let params: JSONObject = ["right": try await handle(), "localizedReason": .string(localizedReason)]
-        mutable.withLock { $0.state = .authorizing }
-        do {
-            _ = try await connection.callEvaluating("right.authorize", params)
-            mutable.withLock { $0.state = .authorized }
-        } catch {
-            mutable.withLock { $0.state = .notAuthorized }
-            throw error
+    /// The current state version, optionally setting a provisional state.
+    func beginStateChange(_ provisional: State? = nil) -> (version: Int, previous: State) {
+        mutable.withLock { mutable in
+            let previous = mutable.state
+            if let provisional { mutable.state = provisional }
+            return (mutable.stateVersion, previous)
         }
     }
 
+    /// Sets the state a call implies, unless a notification from the daemon arrived since `version`.
+    func settleState(_ state: State, since version: Int) {
+        mutable.withLock { mutable in
+            if mutable.stateVersion == version { mutable.state = state }
+        }
+    }
+
+    /// Applies a `right.stateChanged` notification (reader thread).
+    func receiveState(_ state: State) {
+        mutable.withLock { mutable in
+            mutable.state = state
+            mutable.stateVersion += 1
+        }
+    }
+
+    /// Authorizes the right, prompting with `localizedReason` (`right.authorize`). Cancelling the
+    /// awaiting task cancels the prompt (appCancel). An authorized right answers at once.
+    public func authorize(localizedReason: String) async throws {
+        let params: JSONObject = ["right": try await handle(), "localizedReason": .string(localizedReason)]
+        let (version, previous) = beginStateChange(.authorizing)
+        do {
+            _ = try await connection.callEvaluating(Method.rightAuthorize, params)
+        } catch {
+            // The daemon notifies every real change; with no notification the state stayed as it was
+            // (alreadyInProgress, invalid params, …).
+            settleState(previous, since: version)
+            throw error
+        }
+        settleState(.authorized, since: version)
+        await didAuthorize()
+    }
+
+    /// Called after a successful authorization; persisted rights fetch their public key here.
+    func didAuthorize() async {}
+
     /// Checks, without prompting, whether the right could be authorized (`right.checkCanAuthorize`).
     public func checkCanAuthorize() async throws {
-        _ = try await callWithRight("right.checkCanAuthorize")
+        _ = try await callWithRight(Method.rightCheckCanAuthorize)
     }
 
     /// Gives up the authorization (`right.deauthorize`).
     public func deauthorize() async throws {
-        _ = try await callWithRight("right.deauthorize")
-        mutable.withLock { $0.state = .notAuthorized }
+        let (version, _) = beginStateChange()
+        _ = try await callWithRight(Method.rightDeauthorize)
+        settleState(.notAuthorized, since: version)
     }
 
     /// Asks the daemon for the current state (`right.state`).
     @discardableResult
     public func refreshState() async throws -> State {
-        let result = try await callWithRight("right.state")
+        let (version, _) = beginStateChange()
+        let result = try await callWithRight(Method.rightState)
         let state = result["state"]?.stringValue.flatMap(State.init(rawValue:)) ?? .unknown
-        mutable.withLock { $0.state = state }
+        settleState(state, since: version)
         return state
-    }
-}
-
-/// A right kept in the daemon's store with its own key pair and secret (Apple's LAPersistedRight).
-/// Obtained from `LARightStore`. Thread-safe.
-public final class LAPersistedRight: LARight, @unchecked Sendable {
-    /// The identifier it is saved under.
-    public let identifier: String
-    /// The right's private key, usable while the right is authorized.
-    public var key: LAPrivateKey { LAPrivateKey(right: self) }
-    /// The right's secret, readable while the right is authorized.
-    public var secret: LASecret { LASecret(right: self) }
-
-    init(handle: JSONValue, identifier: String, connection: LocalAuthConnection) {
-        self.identifier = identifier
-        super.init(handle: handle, connection: connection)
     }
 }

@@ -13,13 +13,17 @@ public struct LARightStore: Sendable {
     /// The store reached over the given connection.
     public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
 
-    /// The persisted right saved under `identifier` (`rightStore.right`); notFound if there is none.
+    /// The persisted right saved under `identifier` (`rightStore.right`), in state `unknown` until
+    /// authorized; `RPCError` notFound if there is none.
     public func right(forIdentifier identifier: String) async throws -> LAPersistedRight {
-        let result = try await connection.call("rightStore.right", ["identifier": .string(identifier)])
-        return try persisted(result, identifier: identifier)
+        let result = try await connection.call(Method.rightStoreRight, ["identifier": .string(identifier)])
+        return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
     }
 
-    /// Saves a right under `identifier`, making its key pair (`rightStore.saveRight`).
+    /// Saves an authorized right under `identifier`, making its key pair (`rightStore.saveRight`).
+    /// The persisted right starts authorized, and its public key is fetched and cached at once.
+    /// Fails with `LAError.authenticationFailed` when `right` is not authorized, and with
+    /// `RPCError` alreadyExists when the identifier is taken.
     public func saveRight(_ right: LARight, identifier: String) async throws -> LAPersistedRight {
         try await save(right, identifier: identifier, secret: nil)
     }
@@ -34,9 +38,12 @@ public struct LARightStore: Sendable {
             "right": try await right.handle(), "identifier": .string(identifier),
             "secret": secret.map { .string($0.base64EncodedString()) },
         ]
-        let result = try await connection.call("rightStore.saveRight", params)
-        if result.objectValue?["right"] != nil { return try persisted(result, identifier: identifier) }
-        return try await self.right(forIdentifier: identifier)
+        let result = try await connection.call(Method.rightStoreSave, params)
+        guard result.objectValue?["right"] != nil else { return try await self.right(forIdentifier: identifier) }
+        // The user has just proved presence for the right being saved: the daemon starts it authorized.
+        let saved = try persisted(result, identifier: identifier, requirement: right.requirement, state: .authorized)
+        await saved.didAuthorize()
+        return saved
     }
 
     /// Removes a persisted right (`rightStore.removeRight`).
@@ -44,21 +51,25 @@ public struct LARightStore: Sendable {
         try await removeRight(forIdentifier: right.identifier)
     }
 
-    /// Removes the right saved under `identifier` (`rightStore.removeRight`).
+    /// Removes the right saved under `identifier` (`rightStore.removeRight`); `RPCError` notFound if there is none.
     public func removeRight(forIdentifier identifier: String) async throws {
-        _ = try await connection.call("rightStore.removeRight", ["identifier": .string(identifier)])
+        _ = try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
     }
 
-    /// Removes every right of this app (`rightStore.removeAllRights`).
-    public func removeAllRights() async throws {
-        _ = try await connection.call("rightStore.removeAllRights")
+    /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.
+    @discardableResult
+    public func removeAllRights() async throws -> Int {
+        try await connection.call(Method.rightStoreRemoveAll).objectValue?["removed"]?.intValue ?? 0
     }
 
-    private func persisted(_ result: JSONValue, identifier: String) throws -> LAPersistedRight {
+    private func persisted(
+        _ result: JSONValue, identifier: String, requirement: LAAuthenticationRequirement, state: LARight.State
+    ) throws -> LAPersistedRight {
         guard let object = result.objectValue, let handle = object["right"] else {
             throw RPCError(.internalError, "The right store answered without a right.")
         }
         return LAPersistedRight(
-            handle: handle, identifier: object["identifier"]?.stringValue ?? identifier, connection: connection)
+            handle: handle, identifier: object["identifier"]?.stringValue ?? identifier, requirement: requirement,
+            state: state, connection: connection)
     }
 }

@@ -26,6 +26,10 @@ public final class LocalAuthConnection: Sendable {
         var nextID = 1
         var calls = CallTable()
         var monitors: [Int: AsyncStream<MonitorEvent>.Continuation] = [:]
+        /// The rights with a daemon handle, for `right.stateChanged` (weak: a right's deinit releases it).
+        var rights: [JSONValue: RightReference] = [:]
+        /// The `handoff.stateChanged` streams, each tied to the socket it was opened on.
+        var handoffWatchers: [Int: HandoffWatcher] = [:]
         var server: ServerInfo?
     }
 
@@ -179,6 +183,7 @@ public final class LocalAuthConnection: Sendable {
             else { return }
             call.completion(result.mapError { clientError($0) })
         case .notification(let method, let params):
+            if routeStateNotification(method, params) { return }
             if method == Notification.monitorEvent {
                 let event = MonitorEvent(params: params)
                 for monitor in state.withLock({ Array($0.monitors.values) }) { monitor.yield(event) }
@@ -204,6 +209,7 @@ public final class LocalAuthConnection: Sendable {
         }
         for call in lost { call.completion(.failure(Self.connectionLost)) }
         for monitor in monitors { monitor.finish() }
+        forgetObjects(generation: link.generation)
     }
 
     /// Registers a monitor stream; returns its key.

@@ -27,6 +27,10 @@ public enum Command: Sendable, Equatable {
     case passcode(String?)
     /// `reset-lockout`.
     case resetLockout
+    /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
+    case rights(RightsCommand)
+    /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
+    case handoff(HandoffCommand)
 }
 
 /// Options every subcommand accepts.
@@ -35,11 +39,15 @@ public struct GlobalOptions: Sendable, Equatable {
     public var socketPath: String?
     /// `--json`: machine-readable output, one JSON object per line.
     public var json: Bool
+    /// `--app-id ID`: the app id declared in `session.hello`, which scopes persisted rights and
+    /// handoff redemption (default: "localauthctl").
+    public var appID: String?
 
     /// Options as given.
-    public init(socketPath: String? = nil, json: Bool = false) {
+    public init(socketPath: String? = nil, json: Bool = false, appID: String? = nil) {
         self.socketPath = socketPath
         self.json = json
+        self.appID = appID
     }
 }
 

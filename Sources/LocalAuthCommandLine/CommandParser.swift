@@ -7,7 +7,7 @@ public enum CommandParser {
     /// The subcommand names, in the order `help` lists them.
     public static let subcommands = [
         "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll", "unenroll", "passcode",
-        "reset-lockout", "help",
+        "reset-lockout", "rights", "handoff", "help",
     ]
 
     /// Parses the arguments.
@@ -18,7 +18,10 @@ public enum CommandParser {
         var wantsHelp = false
         var index = 0
         var optionsEnded = false
-        let valued: Set<String> = ["--socket", "--reason", "--context-reuse"]
+        let valued: Set<String> = [
+            "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret", "--secret-file",
+            "--data", "--file", "--out", "--payload", "--ttl", "--policy",
+        ]
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
@@ -58,6 +61,9 @@ public enum CommandParser {
                 if name == "--socket" {
                     guard !value.isEmpty else { throw UsageError("--socket needs a path") }
                     options.socketPath = value
+                } else if name == "--app-id" {
+                    guard !value.isEmpty else { throw UsageError("--app-id needs a non-empty id") }
+                    options.appID = value
                 } else {
                     flags[name] = .some(value)
                 }
@@ -79,7 +85,7 @@ public enum CommandParser {
 }
 
 /// The positional arguments and flags of one subcommand, consumed as the command is built.
-private struct Arguments {
+struct Arguments {
     let subcommand: String
     var values: [String]
     var flags: [String: String?]
@@ -131,6 +137,8 @@ private struct Arguments {
             case "clear": return .passcode(nil)
             case let other: throw usage("passcode takes 'set DIGITS' or 'clear', not '\(other)'")
             }
+        case "rights": return .rights(try rightsCommand())
+        case "handoff": return .handoff(try handoffCommand())
         default:
             throw usage("unknown subcommand '\(subcommand)'")
         }

@@ -32,11 +32,15 @@ public struct CommandRunner: Sendable {
         do {
             invocation = try CommandParser.parse(arguments)
         } catch {
-            standardError("localauthctl: \(error.message)")
-            standardError("Try 'localauthctl \(error.subcommand.map { "\($0) " } ?? "")--help' for more information.")
-            return .usage
+            return reportUsage(error)
         }
         return await run(invocation)
+    }
+
+    private func reportUsage(_ error: UsageError) -> ExitStatus {
+        standardError("localauthctl: \(error.message)")
+        standardError("Try 'localauthctl \(error.subcommand.map { "\($0) " } ?? "")--help' for more information.")
+        return .usage
     }
 
     /// Runs a parsed command line.
@@ -46,7 +50,7 @@ public struct CommandRunner: Sendable {
             standardOutput(subcommand.map(Usage.help(for:)) ?? Usage.overview)
             return .success
         }
-        var identity = ClientIdentity(name: "localauthctl")
+        var identity = ClientIdentity(name: "localauthctl", appID: invocation.options.appID)
         if case .evaluate(_, _, _, let nonInteractive) = invocation.command { identity.interactive = !nonInteractive }
         let connection = LocalAuthConnection(socketPath: invocation.options.socketPath, identity: identity)
         defer { connection.disconnect() }
@@ -56,6 +60,8 @@ public struct CommandRunner: Sendable {
         } catch let error as ConnectionError {
             report(error, output)
             return .cannotConnect
+        } catch let error as UsageError {
+            return reportUsage(error)
         } catch {
             report(error, output)
             return .failure
@@ -117,6 +123,10 @@ public struct CommandRunner: Sendable {
         case .resetLockout:
             try await broker.resetLockout()
             standardOutput(output.done("lockout reset", ["lockoutReset": true]))
+        case .rights(let command):
+            try await perform(command, on: connection, output: output)
+        case .handoff(let command):
+            try await perform(command, on: connection, output: output)
         }
     }
 }

@@ -121,6 +121,7 @@ public struct OutputFormatter: Sendable {
         case let error as LAError: (error.code.name, error.code.rawValue, error.message, error.requestID)
         case let error as RPCError: (error.code.name, error.code.rawValue, error.message, error.requestID)
         case let error as ConnectionError: ("cannotConnect", nil, error.description, nil)
+        case let error as FileWriteError: ("cannotWrite", nil, error.description, nil)
         default: ("error", nil, "\(error)", nil)
         }
     }
@@ -147,9 +148,9 @@ public struct OutputFormatter: Sendable {
         json ? encode(.object(object)) : message
     }
 
-    private func encode(_ value: JSONValue) -> String { JSONWriter.string(value) }
+    func encode(_ value: JSONValue) -> String { JSONWriter.string(value) }
 
-    private func table(_ rows: [[String]]) -> String {
+    func table(_ rows: [[String]]) -> String {
         guard let columns = rows.first?.count else { return "" }
         let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

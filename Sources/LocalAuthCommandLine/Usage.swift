@@ -2,7 +2,7 @@
 public enum Usage {
     /// The overview shown by `localauthctl --help` and after a usage error without a subcommand.
     public static let overview = """
-        Usage: localauthctl [--socket PATH] [--json] COMMAND [ARGS...]
+        Usage: localauthctl [--socket PATH] [--app-id ID] [--json] COMMAND [ARGS...]
 
         Control and observe localauthd, the LocalAuthentication broker.
 
@@ -18,11 +18,14 @@ public enum Usage {
           unenroll SENSOR IDENTITY       Remove an enrolled identity
           passcode set DIGITS|clear      Set or clear the device passcode
           reset-lockout                  Clear the biometric lockout
+          rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
+          handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
           help [COMMAND]                 Show help
 
         Options:
           --socket PATH   The daemon's socket (default: $LOCALAUTHD_SOCKET,
                           /run/localauthd/localauthd.sock, $XDG_RUNTIME_DIR/localauthd/localauthd.sock)
+          --app-id ID     The app id that scopes persisted rights and handoffs (default: localauthctl)
           --json          Machine-readable output, one JSON object per line
           -h, --help      Show help (also after a command)
 
@@ -70,6 +73,8 @@ public enum Usage {
         case "unenroll": "Usage: localauthctl unenroll SENSOR IDENTITY\n\nRemove IDENTITY from SENSOR (changes the domain state)."
         case "passcode": "Usage: localauthctl passcode set DIGITS\n       localauthctl passcode clear\n\nSet (4-16 digits) or clear the device passcode."
         case "reset-lockout": "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
+        case "rights": rights
+        case "handoff": handoff
         default: overview
         }
     }

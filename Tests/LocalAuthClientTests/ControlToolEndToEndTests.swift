@@ -8,30 +8,8 @@ import Testing
     .serialized,
     .enabled(if: DaemonProcess.isAvailable && DaemonProcess.controlPath != nil, "localauthd or localauthctl not found"))
 struct ControlToolEndToEndTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-    }
-
-    func localauthctl(_ arguments: [String], socket: String?) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(DaemonProcess.controlPath))
-        process.arguments = (socket.map { ["--socket", $0] } ?? []) + arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["LOCALAUTHD_SOCKET"] = nil
-        process.environment = environment
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-            error: String(decoding: errorData, as: UTF8.self))
+    func localauthctl(_ arguments: [String], socket: String?) throws -> ControlToolRun {
+        try runControlTool(arguments, socket: socket)
     }
 
     @Test func evaluateStatusAndSensors() async throws {

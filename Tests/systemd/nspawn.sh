@@ -104,10 +104,12 @@ unshare -m --propagation private bash -c '
 ' launcher "${CGROUPS[@]}" >"$RUN/console.log" 2>&1 &
 NSPAWN=$!
 
-container_pid1() { ps --ppid "$NSPAWN" -o pid= 2>/dev/null | head -n1 | tr -d ' '; }
-wait_for 20 bash -c "[ -n \"\$(ps --ppid $NSPAWN -o pid= 2>/dev/null)\" ]" \
+# The container's PID 1 is nspawn's child running systemd (nspawn briefly has a set-up child first).
+container_pid1() { ps --ppid "$NSPAWN" -o pid=,comm= 2>/dev/null | awk '$2 == "systemd" { print $1; exit }'; }
+wait_for 20 bash -c "ps --ppid $NSPAWN -o comm= 2>/dev/null | grep -qx systemd" \
     || die "the container did not start: $(tail -n 20 "$RUN/console.log")"
 PID1=$(container_pid1)
+real_pid "$PID1" 2>/dev/null || [[ ${PID1:-} =~ ^[1-9][0-9]*$ ]] || die "cannot find the container's PID 1"
 # cx COMMAND...: run inside the container (all its namespaces, a clean environment).
 cx() {
     nsenter -t "$PID1" -m -u -i -n -p -C -r -w \
