@@ -81,7 +81,9 @@ extension Broker {
                 .invalidParams, "Invalid params: 'commands' \(error.description); nothing was applied.",
                 data: ["field": "commands", "line": .int(error.line)])
         }
-        return ["queued": .int(scriptable.script(commands, replace: replace))]
+        let queued = scriptable.script(commands, replace: replace)
+        revalidateAllRights()
+        return ["queued": .int(queued)]
     }
 
     func changeEnrollment(_ params: ParamReader, client: ClientSession, enroll: Bool) throws(RPCError) -> JSONValue {
@@ -94,6 +96,7 @@ extension Broker {
             throw .invalidParams("identity", "must be 1–64 letters, digits, '-', '_', '.', '@'")
         }
         let enrolled = enroll ? driver.enroll(identity) : driver.unenroll(identity)
+        revalidateAllRights()
         return ["enrolled": .array(enrolled.map(JSONValue.string))]
     }
 

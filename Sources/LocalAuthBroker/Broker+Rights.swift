@@ -81,6 +81,14 @@ extension Broker {
         if right.isAuthorized && enrolledSetChanged(right) { setState(right, RightStateName.notAuthorized, of: client) }
     }
 
+    /// Revalidates every client's rights after the enrolled set may have changed, so their clients
+    /// hear `right.stateChanged` at once rather than at the next use.
+    func revalidateAllRights() {
+        for client in clients.values {
+            for right in client.rights.values { revalidate(right, of: client) }
+        }
+    }
+
     /// The error for a biometryCurrentSet right whose enrolled set changed: Apple documents that the
     /// authorization fails but not with which code; localauthd answers invalidContext.
     func enrolledSetChangedError(_ right: AuthRight) -> RPCError {

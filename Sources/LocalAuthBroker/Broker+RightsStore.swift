@@ -93,7 +93,7 @@ extension Broker {
         let right = AuthRight(
             id: Self.makeRightID(), requirement: requirement, persisted: record, boundDomainState: record.domainStateHash)
         try register(right, for: client)
-        return ["right": .string(right.id), "identifier": .string(identifier)]
+        return ["right": .string(right.id), "identifier": .string(identifier), "requirement": .string(record.requirement)]
     }
 
     func removeRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {

@@ -25,6 +25,16 @@ import Testing
         #expect(client.recorder.notifications(Notification.started).count == started)
     }
 
+    @Test func enrollingThroughTheBrokerTellsTheClientAtOnce() async {
+        let harness = BrokerHarness()
+        let client = await harness.connect()
+        let current = await client.createRight("biometryCurrentSet")
+        await client.authorize(current)
+        #expect(client.stateChanges(current).last == "authorized")
+        _ = await client.call(Method.sensorsEnroll, ["sensor": "face", "identity": "bob"])
+        #expect(client.stateChanges(current).last == "notAuthorized")
+    }
+
     @Test func unenrollAndReenrollStillCountsAsAChange() async {
         let harness = BrokerHarness()
         let client = await harness.connect()
