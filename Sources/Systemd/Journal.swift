@@ -66,17 +66,17 @@ public enum Journal {
 
   /// Copies each assignment into its own buffer, points one `iovec` at each and calls `sd_journal_sendv`.
   private static func sendv(_ assignments: [String]) -> Bool {
-    let buffers = assignments.map { Array($0.utf8) }
+    var buffers: [UnsafeMutableRawBufferPointer] = []
     var vectors: [iovec] = []
-    vectors.reserveCapacity(buffers.count)
-    let storage = buffers.map { bytes -> UnsafeMutableRawBufferPointer in
+    defer {
+      for buffer in buffers { buffer.deallocate() }
+    }
+    for assignment in assignments {
+      let bytes = Array(assignment.utf8)
       let buffer = UnsafeMutableRawBufferPointer.allocate(
         byteCount: max(bytes.count, 1), alignment: 1)
       buffer.copyBytes(from: bytes)
-      return buffer
-    }
-    defer { storage.forEach { $0.deallocate() } }
-    for (buffer, bytes) in zip(storage, buffers) {
+      buffers.append(buffer)
       vectors.append(iovec(iov_base: buffer.baseAddress, iov_len: bytes.count))
     }
     let result = vectors.withUnsafeBufferPointer { pointer in
