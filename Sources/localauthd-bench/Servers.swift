@@ -89,7 +89,13 @@ struct ServerLauncher {
 
     /// Removes the work directory's files (best effort).
     func cleanUp() {
-        for name in ["localauthd.conf", "localauthd.log"] { unlink(workDirectory + "/" + name) }
+        if let directory = opendir(workDirectory) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." && name != "state" { unlink(workDirectory + "/" + name) }
+            }
+            closedir(directory)
+        }
         rmdir(stateDirectory)
         rmdir(workDirectory)
     }

@@ -1,0 +1,45 @@
+# Performance, fuzzing and sanitizer targets (issue 6). Included by the top-level Makefile.
+#   make bench      release build, C floor, load generator; table on stdout, JSON in bench/results.json
+#   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser for FUZZ_SECONDS
+#   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
+
+BENCH_SCRATCH ?= $(CURDIR)/.build-bench
+FUZZ_SCRATCH ?= $(CURDIR)/.build-bench-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+BENCH_ARGS ?=
+# The load generator runs on BENCH_CPU, the servers on BENCH_SERVER_CPU (see PERFORMANCE-NOTES).
+BENCH_CPU ?= 1
+BENCH_SERVER_CPU ?= 0
+SANITIZE_FILTER ?= LocalAuthProtocolTests|SensorsTests|LocalAuthBrokerTests
+
+.PHONY: bench bench-build fuzz fuzz-build sanitize sanitize-thread sanitize-address
+
+bench-build:
+	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd
+	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd-bench
+	cc -O2 -Wall -o $(BENCH_SCRATCH)/floor bench/floor.c
+
+bench: bench-build
+	taskset -c $(BENCH_CPU) $(BENCH_SCRATCH)/release/localauthd-bench \
+		--daemon $(BENCH_SCRATCH)/release/localauthd --floor $(BENCH_SCRATCH)/floor \
+		--json bench/results.json --server-cpu $(BENCH_SERVER_CPU) $(BENCH_ARGS)
+
+# SwiftPM renames an executable's main, so fuzz/ hands control to LLVMFuzzerRunDriver itself;
+# gold cannot link the result, so lld is used.
+fuzz-build:
+	cd fuzz && swift build -c release --scratch-path $(FUZZ_SCRATCH) \
+		-Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product localauthd-fuzz
+
+fuzz: fuzz-build
+	mkdir -p $(FUZZ_SCRATCH)/corpus $(FUZZ_SCRATCH)/artifacts
+	$(FUZZ_SCRATCH)/release/localauthd-fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -jobs=$(FUZZ_JOBS) \
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_SCRATCH)/artifacts/ $(FUZZ_SCRATCH)/corpus fuzz/corpus
+
+sanitize: sanitize-thread sanitize-address
+
+sanitize-thread:
+	swift test --scratch-path $(BENCH_SCRATCH)-tsan --sanitize=thread --filter '$(SANITIZE_FILTER)'
+
+sanitize-address:
+	swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address --filter '$(SANITIZE_FILTER)'
