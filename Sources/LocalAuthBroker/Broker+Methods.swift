@@ -89,6 +89,11 @@ extension Broker {
 
     /// The client's own context with this id; notFound for any other.
     func context(_ id: String, of client: ClientSession) throws(RPCError) -> AuthContext {
+        if client.invalidatedContexts.contains(id) {
+            let gone = AuthContext(id: id, options: ContextOptions(), explicit: true)
+            gone.invalidated = true
+            return gone
+        }
         guard let context = client.contexts[id] else {
             throw RPCError(.notFound, "No such context: \(id).", data: ["field": "context"])
         }
@@ -117,6 +122,7 @@ extension Broker {
         if let evaluation = context.inFlight {
             finish(evaluation, .failure(error(.appCancel, evaluation, reason: "invalidated")))
         }
+        client.forget(invalidated: context)
         return [:]
     }
 
@@ -182,11 +188,9 @@ extension Broker {
             record(immediate, of: evaluation)
             return transform?(immediate) ?? immediate
         }
-        let deferred = Evaluation(
-            requestID: evaluation.requestID, client: client, context: context, policy: policy, reason: reason,
-            rpcID: rpcID, responder: makeResponder())
-        deferred.transform = transform
-        enqueue(deferred)
+        evaluation.responder = makeResponder()
+        evaluation.transform = transform
+        enqueue(evaluation)
         return nil
     }
 

@@ -23,6 +23,7 @@ public actor Broker {
     var evaluations: [String: Evaluation] = [:]
     var outcomes: [String: Int] = [:]
     var shuttingDown = false
+    var deadlineWatcher: Task<Void, Never>?
     let startedAt: Duration
     /// The daemon's version, reported by session.hello and broker.status.
     public let version: String
@@ -107,11 +108,8 @@ public actor Broker {
         notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
         monitor(evaluation, "started", [:])
         log.evaluationStarted(record(evaluation))
-        let timeout = configuration.promptTimeout
-        evaluation.timeout = Task {
-            do { try await self.time.sleep(for: timeout) } catch { return }
-            self.finish(evaluation, .failure(self.error(.systemCancel, evaluation, reason: "timeout")))
-        }
+        evaluation.deadline = time.now() + configuration.promptTimeout
+        watchPromptDeadline()
         evaluation.task = Task {
             let outcome = await self.run(evaluation)
             self.finish(evaluation, outcome)
@@ -139,7 +137,6 @@ public actor Broker {
             queue.remove(at: index)
             evaluation.client.queuedCount -= 1
         }
-        evaluation.timeout?.cancel()
         evaluation.task?.cancel()
         let result: EvaluationResult
         switch outcome {
@@ -203,9 +200,32 @@ public actor Broker {
 
     var monitorCount = 0
 
+    /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
+    /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
+    /// leaves when nothing runs, so finished evaluations leave no timer behind.
+    func watchPromptDeadline() {
+        guard deadlineWatcher == nil else { return }
+        deadlineWatcher = Task {
+            while let current = self.running, let deadline = current.deadline {
+                let now = self.time.now()
+                if now >= deadline {
+                    self.finish(current, .failure(self.error(.systemCancel, current, reason: "timeout")))
+                    continue
+                }
+                do {
+                    try await self.time.sleep(until: min(deadline, now + .seconds(1)))
+                } catch {
+                    break
+                }
+            }
+            self.deadlineWatcher = nil
+        }
+    }
+
     /// Ends every queued and running evaluation with systemCancel and refuses new ones (SIGTERM).
     public func shutdown() {
         shuttingDown = true
+        deadlineWatcher?.cancel()
         for evaluation in queue + (running.map { [$0] } ?? []) {
             finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
         }

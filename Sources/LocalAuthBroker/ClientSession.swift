@@ -59,6 +59,21 @@ public final class ClientSession: @unchecked Sendable {
     var active = true
     var monitoring = false
     var contexts: [String: AuthContext] = [:]
+    /// Ids of invalidated contexts (their objects are freed), newest last, so later use still gets
+    /// invalidContext; bounded by `rememberedInvalidations`.
+    var invalidatedContexts: Set<String> = []
+    var invalidationOrder: [String] = []
+    static let rememberedInvalidations = 4096
+
+    /// Forgets an invalidated context's object but remembers its id.
+    func forget(invalidated context: AuthContext) {
+        contexts[context.id] = nil
+        guard invalidatedContexts.insert(context.id).inserted else { return }
+        invalidationOrder.append(context.id)
+        if invalidationOrder.count > Self.rememberedInvalidations {
+            invalidatedContexts.remove(invalidationOrder.removeFirst())
+        }
+    }
     var queuedCount = 0
     var evaluations: [String: Evaluation] = [:]
     var rights: [String: AuthRight] = [:]

@@ -12,6 +12,11 @@ public struct JSONParser {
     /// The deepest nesting of arrays and objects accepted.
     public static let defaultMaxDepth = 64
 
+    /// Parses exactly one JSON value from an array (the server's hot path; no generic dispatch).
+    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+    }
+
     /// Parses exactly one JSON value (surrounding whitespace allowed).
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
         -> JSONValue
@@ -181,12 +186,20 @@ private struct Scanner {
     mutating func string() throws(JSONParseError) -> String {
         index += 1
         let start = index
+        var ascii = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
+                if ascii {
+                    // ASCII is valid UTF-8: copy without validating (the hot path's keys and values).
+                    return String(unsafeUninitializedCapacity: slice.count) { buffer in
+                        _ = buffer.initialize(fromContentsOf: slice)
+                        return slice.count
+                    }
+                }
                 guard let text = String(validating: slice, as: UTF8.self) else {
                     throw JSONParseError(reason: "invalidUTF8", message: "invalid UTF-8 in a string at byte \(start)")
                 }
@@ -194,6 +207,7 @@ private struct Scanner {
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw syntax("control character in a string") }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         guard index < bytes.count else { throw syntax("unterminated string") }

@@ -88,6 +88,11 @@ public enum IncomingFrame: Sendable, Equatable {
     public static func decode(_ line: some Collection<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth)
         -> IncomingFrame
     {
+        decode(Array(line), maxDepth: maxDepth)
+    }
+
+    /// Decodes one frame held in an array (the server's hot path; no generic dispatch).
+    public static func decode(_ line: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingFrame {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line, maxDepth: maxDepth)

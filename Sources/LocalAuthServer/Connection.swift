@@ -51,7 +51,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
             guard !closed else { return }
             server.dispatcher.handle(frame, on: self)
         }
-        if !closed { flush() }
+        // Answers go out when the loop flushes dirty connections at the end of this turn.
     }
 
     // MARK: Writing

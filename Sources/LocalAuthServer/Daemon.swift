@@ -81,9 +81,13 @@ public final class Daemon {
         }
         if notifier.isSupervised { loop.tickMilliseconds = min(loop.tickMilliseconds < 0 ? 250 : loop.tickMilliseconds, 250) }
         loop.afterTurn = { [unowned self] in self.afterTurn() }
+        let log = self.log
+        loop.beforeOutput = { log.flush() }
         announce()
+        log.flush()
         notifier.ready(status: statusLine())
         loop.run()
+        log.flush()
         if let boundPath { unlink(boundPath) }
         return exitStatus
     }
@@ -129,6 +133,7 @@ public final class Daemon {
     }
 
     private func afterTurn() {
+        log.flush()
         let now = time.now()
         if let interval = notifier.watchdogInterval, now >= nextWatchdogPing {
             notifier.watchdogPing()

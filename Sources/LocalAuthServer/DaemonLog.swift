@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import LocalAuthBroker
 import LocalAuthProtocol
 import Systemd
@@ -26,6 +27,7 @@ public enum MessageID {
 public struct DaemonLog: EvaluationLog {
     /// Whether entries go to the journal.
     public let toJournal: Bool
+    private let stderrLines = StderrBuffer()
 
     /// A log to the journal if available (and not `forceStderr`), else stderr.
     public init(forceStderr: Bool = false) {
@@ -103,8 +105,38 @@ public struct DaemonLog: EvaluationLog {
                 line: location.line, function: location.function)
             return
         }
-        var line = "localauthd: " + message
-        line += "\n"
-        line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        stderrLines.append("localauthd: " + message + "\n")
+    }
+
+    /// Writes buffered stderr lines (the daemon calls it at the end of each turn of its loop).
+    public func flush() { stderrLines.flush() }
+}
+
+/// Lines for stderr, gathered so that a busy turn of the loop costs one write(2), not one per line.
+/// Thread-safe.
+final class StderrBuffer: Sendable {
+    private let pending = Mutex<[UInt8]>([])
+
+    func append(_ line: String) {
+        let full = pending.withLock { bytes in
+            bytes.append(contentsOf: line.utf8)
+            return bytes.count >= 32 * 1024
+        }
+        if full { flush() }
+    }
+
+    func flush() {
+        let bytes = pending.withLock { bytes in
+            let taken = bytes
+            bytes.removeAll(keepingCapacity: true)
+            return taken
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return }
+            offset += written
+        }
     }
 }

@@ -21,6 +21,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     private var running = true
     /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
     var afterTurn: (() -> Void)?
+    /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
+    /// is out before the answer it describes). Loop thread only.
+    var beforeOutput: (() -> Void)?
     /// The longest the loop sleeps without events, in milliseconds (-1: forever), so `afterTurn` runs.
     var tickMilliseconds: Int32 = -1
 
@@ -117,6 +120,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
     private func flushDirty() {
         guard !dirty.isEmpty else { return }
+        beforeOutput?()
         let connections = dirty
         dirty.removeAll(keepingCapacity: true)
         for connection in connections { connection.flush() }

@@ -77,6 +77,8 @@ public final class Server: @unchecked Sendable {
         if let session = connection.session {
             broker.assumeIsolated { $0.disconnect(session) }
         }
+        // The session holds the connection as its channel: break the cycle so both are freed.
+        connection.session = nil
         for listener in listeners { listener.resumeIfPaused() }
         onClientCountChange?(connections.count)
     }

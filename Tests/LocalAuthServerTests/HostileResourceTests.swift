@@ -3,8 +3,7 @@ import LocalAuthProtocol
 import Testing
 
 /// Resource bounds a long-lived daemon must keep under churn. Each documents a bug found by
-/// localauthd-bench (issue 6); `withKnownIssue` keeps the suite green until the fix lands, then
-/// reports that the issue is gone so the wrapper can be removed.
+/// localauthd-bench (issue 6), now fixed: these keep them fixed.
 @Suite(.serialized)
 struct HostileResourceTests {
     static let configuration = HostileClientTests.configuration
@@ -25,9 +24,7 @@ struct HostileResourceTests {
             let invalidate = #"{"jsonrpc":"2.0","id":"i","method":"context.invalidate","params":{"context":"\#(context)"}}"#
             _ = client.call(invalidate, id: "i")
         }
-        withKnownIssue("Broker keeps invalidated contexts in ClientSession.contexts; the 1025th create fails (queueFull)") {
-            #expect(failure == nil, "\(failure ?? "")")
-        }
+        #expect(failure == nil, "\(failure ?? "")")
     }
 
     @Test("Connection churn does not grow the daemon (no Connection/ClientSession cycle)")
@@ -51,8 +48,6 @@ struct HostileResourceTests {
         usleep(200_000)
         let after = try #require(daemon.residentKiB)
         let bytesPerConnection = Double(after - before) * 1024 / 20_000
-        withKnownIssue("Connection.session and ClientSession.channel retain each other; ~270 B leak per connection") {
-            #expect(bytesPerConnection < 100, "RSS grew \(after - before) KiB over 20,000 connections")
-        }
+        #expect(bytesPerConnection < 100, "RSS grew \(after - before) KiB over 20,000 connections")
     }
 }
