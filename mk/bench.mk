@@ -41,5 +41,8 @@ sanitize: sanitize-thread sanitize-address
 sanitize-thread:
 	swift test --scratch-path $(BENCH_SCRATCH)-tsan --sanitize=thread --filter '$(SANITIZE_FILTER)'
 
+# LeakSanitizer is off: the broker tests end with evaluations deliberately left waiting on scripted
+# sensors, whose suspended tasks it would report. Memory errors are still fatal; the daemon's own
+# leaks are measured by `make bench` (RSS growth) and HostileResourceTests (connection churn).
 sanitize-address:
-	swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address --filter '$(SANITIZE_FILTER)'
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address --filter '$(SANITIZE_FILTER)'

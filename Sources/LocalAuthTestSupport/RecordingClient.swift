@@ -1,7 +1,7 @@
 import Foundation
 import LocalAuthBroker
 import LocalAuthProtocol
-import Synchronization
+import Sensors
 
 /// A test client of the broker: records every notification and response it gets and lets a test
 /// await them without sleeping and without blocking a thread. Thread-safe.
@@ -25,7 +25,7 @@ public final class RecordingClient: ClientChannel, @unchecked Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     /// An empty recorder.
     public init() {}

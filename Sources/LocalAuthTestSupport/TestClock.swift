@@ -1,5 +1,4 @@
 import Sensors
-import Synchronization
 
 /// A clock that moves only when a test says so. Thread-safe.
 public final class TestClock: TimeSource {
@@ -13,7 +12,7 @@ public final class TestClock: TimeSource {
         var cancelled: Set<Int> = []
         var nextID = 0
     }
-    private let state = Mutex(State())
+    private let state = StateLock(State())
 
     /// A clock at time zero.
     public init() {}

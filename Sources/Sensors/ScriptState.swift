@@ -1,4 +1,4 @@
-/// The mutable state of a simulated sensor; only touched under its Mutex.
+/// The mutable state of a simulated sensor; only touched under its lock.
 struct ScriptState {
     var queue: [ScriptCommand] = []
     var enrolled: [Enrollment] = []

@@ -1,7 +1,6 @@
-import Synchronization
 
 /// A simulated sensor driven by a script (SPEC section 6). Thread-safe: all state sits behind
-/// one Mutex; captures wait on the injected `TimeSource` or on the script, never on a thread.
+/// one lock (a `StateLock`, which ThreadSanitizer understands); captures wait on the injected `TimeSource` or on the script, never on a thread.
 public final class SimulatedSensor: ScriptableSensor {
     /// The sensor's name.
     public let name: String
@@ -9,7 +8,7 @@ public final class SimulatedSensor: ScriptableSensor {
     public let kind: SensorKind
     private let time: any TimeSource
     private let defaultDelay: Duration
-    private let storage: Mutex<ScriptState>
+    private let storage: StateLock<ScriptState>
 
     /// How a simulated sensor starts out.
     public struct Setup: Sendable {
@@ -52,7 +51,7 @@ public final class SimulatedSensor: ScriptableSensor {
         for identity in setup.enrolled { state.enroll(identity) }
         state.queue = setup.script
         state.applyStateChanges()
-        storage = Mutex(state)
+        storage = StateLock(state)
     }
 
     /// A snapshot of availability and enrollment.
