@@ -35,6 +35,8 @@ struct EvaluationEndToEndTests {
     @Test func aBusyExplicitContextRefusesASecondEvaluationAtOnce() async throws {
         let daemon = try DaemonProcess()
         try await daemon.start()
+        // The first prompt waits until the test lets it match, however slow the machine is.
+        try await daemon.script("face", ["DEFAULT WAIT"])
         let context = LAContext(connection: daemon.connection())
         let first = context.startEvaluation(.deviceOwnerAuthentication, localizedReason: "first")
         let started = await firstEvent(of: first)
@@ -46,6 +48,7 @@ struct EvaluationEndToEndTests {
             try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "second")
         }
         #expect(refused?.code == .alreadyInProgress)
+        try await daemon.script("face", ["MATCH"])
         #expect(try await first.outcome.requestID == started?.requestID)
     }
 
