@@ -5,7 +5,7 @@ SWIFT ?= swift
 DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps
 RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
 
-.PHONY: all deps build release run test test-unit test-systemd clean format-check
+.PHONY: all deps build release run test test-systemd clean format format-check
 
 all: build
 
@@ -29,7 +29,7 @@ run: build
 	@echo "localauthd (demo mode) on $(RUN_SOCKET); try: socat - UNIX-CONNECT:$(RUN_SOCKET)"
 	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --socket $(RUN_SOCKET)
 
-test: deps
+test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
@@ -37,8 +37,12 @@ test: deps
 test-systemd: release
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
 
+# swift format with the toolchain's default settings; any finding fails the build.
 format-check:
-	$(SWIFT) format lint --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
 
 clean:
 	rm -rf .build

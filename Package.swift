@@ -3,58 +3,82 @@ import PackageDescription
 
 /// localauthd: Apple's LocalAuthentication model as a Linux system daemon.
 let package = Package(
-    name: "localauthd",
-    platforms: [.macOS(.v15)],
-    products: [
-        .executable(name: "localauthd", targets: ["localauthd"]),
-        .executable(name: "localauthctl", targets: ["localauthctl"]),
-        .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
-        .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
-        .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
-    ],
-    targets: [
-        // C glue that Glibc's Swift module does not expose (epoll, eventfd, accept4, SO_PEERCRED).
-        .target(name: "CLocalAuthSystem"),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
+  name: "localauthd",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "localauthd", targets: ["localauthd"]),
+    .executable(name: "localauthctl", targets: ["localauthctl"]),
+    .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
+    .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
+    .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
+  ],
+  targets: [
+    // C glue that Glibc's Swift module does not expose (epoll, eventfd, accept4, SO_PEERCRED).
+    .target(name: "CLocalAuthSystem"),
+    .systemLibrary(
+      name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
 
-        .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
-        .target(name: "Sensors"),
-        .target(name: "LocalAuthBroker", dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
-        .target(name: "Systemd", dependencies: ["CSystemd"]),
-        .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
-        .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
-        .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
-        .target(
-            name: "LocalAuthServer",
-            dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "CLocalAuthSystem"]),
-        .target(name: "LocalAuthClient", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
-        .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
-        .target(name: "LocalAuthTestSupport", dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
+    .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
+    .target(name: "Sensors"),
+    .target(
+      name: "LocalAuthBroker",
+      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
+    .target(name: "Systemd", dependencies: ["CSystemd"]),
+    .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
+    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+    .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
+    .target(
+      name: "LocalAuthServer",
+      dependencies: [
+        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
+        "CLocalAuthSystem",
+      ]),
+    .target(
+      name: "LocalAuthClient",
+      dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
+    .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
+    .target(
+      name: "LocalAuthTestSupport",
+      dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
 
-        .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
-        .executableTarget(name: "localauthctl", dependencies: ["LocalAuthCommandLine", "LocalAuthClient", "LocalAuthProtocol"]),
-        .executableTarget(name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
+    .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
+    .executableTarget(
+      name: "localauthctl",
+      dependencies: ["LocalAuthCommandLine", "LocalAuthClient", "LocalAuthProtocol"]),
+    .executableTarget(
+      name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
 
-        .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
-        .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
-        .testTarget(
-            name: "LocalAuthBrokerTests",
-            dependencies: ["LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore", "LocalAuthCrypto"]),
-        .testTarget(
-            name: "LocalAuthServerTests",
-            dependencies: ["LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem", "localauthd"]),
-        .executableTarget(name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "SystemdListenProbe"], exclude: ["ListenProbe"]),
-        .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
-        .testTarget(name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
-        .testTarget(
-            name: "LocalAuthClientTests",
-            dependencies: [
-                "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport", "localauthctl",
-                "localauthd",
-            ]),
-    ]
+    .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
+    .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
+    .testTarget(
+      name: "LocalAuthBrokerTests",
+      dependencies: [
+        "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
+        "LocalAuthCrypto",
+      ]),
+    .testTarget(
+      name: "LocalAuthServerTests",
+      dependencies: [
+        "LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem",
+        "localauthd",
+      ]),
+    .executableTarget(
+      name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),
+    .testTarget(
+      name: "SystemdTests", dependencies: ["Systemd", "SystemdListenProbe"],
+      exclude: ["ListenProbe"]),
+    .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
+    .testTarget(
+      name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
+    .testTarget(
+      name: "LocalAuthClientTests",
+      dependencies: [
+        "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport",
+        "localauthctl",
+        "localauthd",
+      ]),
+  ]
 )

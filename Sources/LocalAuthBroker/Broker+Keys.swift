@@ -3,113 +3,132 @@ import LocalAuthProtocol
 import RightStore
 
 extension Broker {
-    /// The largest `data` a key call accepts, in bytes.
-    static let maxKeyDataBytes = 48 * 1024
+  /// The largest `data` a key call accepts, in bytes.
+  static let maxKeyDataBytes = 48 * 1024
 
-    /// The client's persisted right named by `right`, authorized now; never prompts.
-    private func authorizedPersistedRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> (
-        AuthRight, PersistedRightRecord
-    ) {
-        let right = try right(params, of: client)
-        guard let record = right.persisted else { throw notPersistedError() }
-        revalidate(right, of: client)
-        guard right.isAuthorized else {
-            if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
-            throw notAuthorizedError(right)
-        }
-        return (right, record)
+  /// The client's persisted right named by `right`, authorized now; never prompts.
+  private func authorizedPersistedRight(_ params: ParamReader, client: ClientSession)
+    throws(RPCError) -> (
+      AuthRight, PersistedRightRecord
+    )
+  {
+    let right = try right(params, of: client)
+    guard let record = right.persisted else { throw notPersistedError() }
+    revalidate(right, of: client)
+    guard right.isAuthorized else {
+      if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
+      throw notAuthorizedError(right)
     }
+    return (right, record)
+  }
 
-    /// Unseals the right's private key; notFound when the right was removed (or replaced) since it was loaded.
-    private func privateKey(of record: PersistedRightRecord) throws(RPCError) -> P256PrivateKey {
-        try withStore(notFound: "The persisted right was removed from the store.") { store in
-            try store.privateKey(for: record)
-        }
+  /// Unseals the right's private key; notFound when the right was removed (or replaced) since it was loaded.
+  private func privateKey(of record: PersistedRightRecord) throws(RPCError) -> P256PrivateKey {
+    try withStore(notFound: "The persisted right was removed from the store.") { store in
+      try store.privateKey(for: record)
     }
+  }
 
-    /// The `algorithm` param: one of `supported`, or `fallback` when absent.
-    private func algorithm(_ params: ParamReader, supported: [String], default fallback: String) throws(RPCError) -> String {
-        let algorithm = try params.optionalString("algorithm") ?? fallback
-        guard supported.contains(algorithm) else {
-            throw RPCError(
-                .invalidParams,
-                "Invalid params: 'algorithm' \(algorithm) is not supported; use \(supported.joined(separator: " or ")).",
-                data: ["field": "algorithm", "supported": .array(supported.map(JSONValue.string))])
-        }
-        return algorithm
+  /// The `algorithm` param: one of `supported`, or `fallback` when absent.
+  private func algorithm(_ params: ParamReader, supported: [String], default fallback: String)
+    throws(RPCError) -> String
+  {
+    let algorithm = try params.optionalString("algorithm") ?? fallback
+    guard supported.contains(algorithm) else {
+      throw RPCError(
+        .invalidParams,
+        "Invalid params: 'algorithm' \(algorithm) is not supported; use \(supported.joined(separator: " or ")).",
+        data: ["field": "algorithm", "supported": .array(supported.map(JSONValue.string))])
     }
+    return algorithm
+  }
 
-    // MARK: key.* and secret.*
+  // MARK: key.* and secret.*
 
-    func publicKey(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let (_, record) = try authorizedPersistedRight(params, client: client)
-        return ["x963": .string(Base64.encode(record.publicKey.x963)), "der": .string(Base64.encode(record.publicKey.der))]
+  func publicKey(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let (_, record) = try authorizedPersistedRight(params, client: client)
+    return [
+      "x963": .string(Base64.encode(record.publicKey.x963)),
+      "der": .string(Base64.encode(record.publicKey.der)),
+    ]
+  }
+
+  func sign(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
+    _ = try algorithm(
+      params, supported: KeyAlgorithm.signing, default: KeyAlgorithm.ecdsaSignatureMessageX962SHA256
+    )
+    let key = try privateKey(of: record)
+    do {
+      return ["signature": .string(Base64.encode(try key.signature(for: data)))]
+    } catch {
+      throw RPCError(.internalError, "Signing failed: \(error)")
     }
+  }
 
-    func sign(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let (_, record) = try authorizedPersistedRight(params, client: client)
-        let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
-        _ = try algorithm(params, supported: KeyAlgorithm.signing, default: KeyAlgorithm.ecdsaSignatureMessageX962SHA256)
-        let key = try privateKey(of: record)
-        do {
-            return ["signature": .string(Base64.encode(try key.signature(for: data)))]
-        } catch {
-            throw RPCError(.internalError, "Signing failed: \(error)")
-        }
+  func decrypt(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
+    _ = try algorithm(
+      params, supported: KeyAlgorithm.decryption, default: KeyAlgorithm.eciesStandard)
+    let key = try privateKey(of: record)
+    do {
+      return ["plaintext": .string(Base64.encode(try key.decrypt(data)))]
+    } catch {
+      throw RPCError(
+        .invalidParams,
+        "Invalid params: 'data' cannot be decrypted with this right's key (\(error)).",
+        data: ["field": "data", "reason": "decryptionFailed"])
     }
+  }
 
-    func decrypt(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let (_, record) = try authorizedPersistedRight(params, client: client)
-        let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
-        _ = try algorithm(params, supported: KeyAlgorithm.decryption, default: KeyAlgorithm.eciesStandard)
-        let key = try privateKey(of: record)
-        do {
-            return ["plaintext": .string(Base64.encode(try key.decrypt(data)))]
-        } catch {
-            throw RPCError(
-                .invalidParams, "Invalid params: 'data' cannot be decrypted with this right's key (\(error)).",
-                data: ["field": "data", "reason": "decryptionFailed"])
-        }
+  func exchangeKeys(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let algorithm = try algorithm(
+      params, supported: KeyAlgorithm.keyExchange, default: KeyAlgorithm.ecdhStandard)
+    let peerBytes = try params.base64("publicKey", maxBytes: 1024)
+    let peer: P256PublicKey
+    do {
+      peer =
+        peerBytes.count == 65
+        ? try P256PublicKey(x963: peerBytes) : try P256PublicKey(der: peerBytes)
+    } catch {
+      throw .invalidParams(
+        "publicKey", "must be a P-256 public key, X9.63 (65 bytes) or DER SubjectPublicKeyInfo")
     }
+    let derived =
+      algorithm == KeyAlgorithm.ecdhStandardX963SHA256
+      || algorithm == KeyAlgorithm.ecdhCofactorX963SHA256
+    let requestedSize = try params.optionalInt("requestedSize", in: 1...4096)
+    let sharedInfo = try params.optionalBase64("sharedInfo", maxBytes: 4096) ?? []
+    if derived && requestedSize == nil {
+      throw .invalidParams("requestedSize", "is required (in bytes, 1…4096) with \(algorithm)")
+    }
+    let key = try privateKey(of: record)
+    do {
+      let secret =
+        if derived, let requestedSize {
+          try key.sharedSecret(with: peer, requestedSize: requestedSize, sharedInfo: sharedInfo)
+        } else {
+          try key.sharedSecret(with: peer)
+        }
+      return ["sharedSecret": .string(Base64.encode(secret))]
+    } catch {
+      throw RPCError(.internalError, "Key exchange failed: \(error)")
+    }
+  }
 
-    func exchangeKeys(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let (_, record) = try authorizedPersistedRight(params, client: client)
-        let algorithm = try algorithm(params, supported: KeyAlgorithm.keyExchange, default: KeyAlgorithm.ecdhStandard)
-        let peerBytes = try params.base64("publicKey", maxBytes: 1024)
-        let peer: P256PublicKey
-        do {
-            peer = peerBytes.count == 65 ? try P256PublicKey(x963: peerBytes) : try P256PublicKey(der: peerBytes)
-        } catch {
-            throw .invalidParams("publicKey", "must be a P-256 public key, X9.63 (65 bytes) or DER SubjectPublicKeyInfo")
-        }
-        let derived = algorithm == KeyAlgorithm.ecdhStandardX963SHA256 || algorithm == KeyAlgorithm.ecdhCofactorX963SHA256
-        let requestedSize = try params.optionalInt("requestedSize", in: 1...4096)
-        let sharedInfo = try params.optionalBase64("sharedInfo", maxBytes: 4096) ?? []
-        if derived && requestedSize == nil {
-            throw .invalidParams("requestedSize", "is required (in bytes, 1…4096) with \(algorithm)")
-        }
-        let key = try privateKey(of: record)
-        do {
-            let secret =
-                if derived, let requestedSize {
-                    try key.sharedSecret(with: peer, requestedSize: requestedSize, sharedInfo: sharedInfo)
-                } else {
-                    try key.sharedSecret(with: peer)
-                }
-            return ["sharedSecret": .string(Base64.encode(secret))]
-        } catch {
-            throw RPCError(.internalError, "Key exchange failed: \(error)")
-        }
+  func loadSecret(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let secret = try withStore(notFound: "The persisted right was removed from the store.") {
+      store in
+      try store.secret(for: record)
     }
-
-    func loadSecret(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let (_, record) = try authorizedPersistedRight(params, client: client)
-        let secret = try withStore(notFound: "The persisted right was removed from the store.") { store in
-            try store.secret(for: record)
-        }
-        guard let secret else {
-            throw RPCError(.notFound, "This right was saved without a secret.", data: ["reason": "noSecret"])
-        }
-        return ["secret": .string(Base64.encode(secret))]
+    guard let secret else {
+      throw RPCError(
+        .notFound, "This right was saved without a secret.", data: ["reason": "noSecret"])
     }
+    return ["secret": .string(Base64.encode(secret))]
+  }
 }

@@ -2,230 +2,269 @@ import LocalAuthProtocol
 import Sensors
 
 extension Broker {
-    /// Handles one request from a client: returns the answer now, or nil when it comes later
-    /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
-    public func handle(
-        _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
-    ) -> Result<JSONValue, RPCError>? {
-        do throws(RPCError) {
-            let params = ParamReader(request.params)
-            switch request.method {
-            case Method.evaluatePolicy:
-                return try evaluate(params, client: client, rpcID: request.id, makeResponder: makeResponder)
-            case Method.canEvaluatePolicy: return .success(try canEvaluate(params, client: client))
-            case Method.hello: return .success(try hello(params, client: client))
-            case Method.setActive: return .success(try setActive(params, client: client))
-            case Method.contextCreate: return .success(try createContext(params, client: client))
-            case Method.invalidate: return .success(try invalidate(params, client: client))
-            case Method.cancel: return .success(try cancel(params, client: client))
-            case Method.domainState: return .success(try domainState(params, client: client))
-            case Method.brokerStatus: return .success(status())
-            case Method.brokerMonitor: return .success(startMonitoring(client))
-            case Method.sensorsList: return .success(listSensors(for: client))
-            case Method.sensorsScript: return .success(try scriptSensor(params, client: client))
-            case Method.sensorsEnroll: return .success(try changeEnrollment(params, client: client, enroll: true))
-            case Method.sensorsUnenroll: return .success(try changeEnrollment(params, client: client, enroll: false))
-            case Method.sensorsSetPasscode: return .success(try setPasscode(params, client: client))
-            case Method.sensorsResetLockout: return .success(try resetLockout(client: client))
-            default:
-                if let answer = try handleRights(request, params: params, client: client, makeResponder: makeResponder) {
-                    return answer
-                }
-                throw RPCError(.methodNotFound, "Method not found: \(request.method).", data: ["method": .string(request.method)])
-            }
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
-    public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder) -> Result<
-        JSONValue, RPCError
-    >? {
-        handle(request, from: client) { responder }
-    }
-
-    // MARK: Session
-
-    private func hello(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let info = ParamReader(try params.object("client"))
-        let name = try info.nonEmptyString("name")
-        guard name.utf8.count <= 256 else { throw .invalidParams("client.name", "must be at most 256 bytes") }
-        let appID = try info.optionalString("appID")
-        let interactive = try info.optionalBool("interactive")
-        if let version = try params.optionalInt("protocol", in: Int.min...Int.max), version != protocolVersion {
-            throw .invalidParams("protocol", "must be \(protocolVersion) (this server speaks protocol \(protocolVersion))")
-        }
-        client.name = name
-        client.appID = (appID?.isEmpty == false ? appID : nil) ?? name
-        client.interactive = interactive ?? true
-        return [
-            "server": "localauthd", "version": .string(version), "protocol": .int(protocolVersion),
-            "biometryType": .string(biometryType.rawValue),
-            "sensors": .array(sensors.drivers.map { .string($0.name) }),
-        ]
-    }
-
-    private func setActive(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let active = try params.bool("active")
-        client.active = active
-        if !active, let current = running, current.client === client {
-            finish(current, .failure(error(.systemCancel, current, reason: "inactive")))
-        }
-        return [:]
-    }
-
-    // MARK: Contexts
-
-    private func createContext(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let options = try ContextOptions(params: params.object)
-        guard client.contexts.count < 1024 else {
-            throw RPCError(.queueFull, "Too many contexts on this connection (1024).")
-        }
-        let context = AuthContext(id: "ctx-" + makeUUID().lowercased(), options: options, explicit: true)
-        client.contexts[context.id] = context
-        return ["context": .string(context.id)]
-    }
-
-    /// The client's own context with this id; notFound for any other.
-    func context(_ id: String, of client: ClientSession) throws(RPCError) -> AuthContext {
-        if client.invalidatedContexts.contains(id) {
-            let gone = AuthContext(id: id, options: ContextOptions(), explicit: true)
-            gone.invalidated = true
-            return gone
-        }
-        guard let context = client.contexts[id] else {
-            throw RPCError(.notFound, "No such context: \(id).", data: ["field": "context"])
-        }
-        return context
-    }
-
-    private func canEvaluate(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let policy = try params.policy()
-        let biometry = JSONValue.string(biometryType.rawValue)
-        if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
-            return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
-        }
-        switch availability(of: policy) {
-        case .success: return ["canEvaluate": true, "biometryType": biometry]
-        case .failure(let code): return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]
-        }
-    }
-
-    private func codeObject(_ code: ErrorCode) -> JSONValue {
-        ["code": .int(code.rawValue), "name": .string(code.name), "message": .string(code.defaultMessage)]
-    }
-
-    private func invalidate(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let context = try context(try params.nonEmptyString("context"), of: client)
-        context.invalidated = true
-        if let evaluation = context.inFlight {
-            finish(evaluation, .failure(error(.appCancel, evaluation, reason: "invalidated")))
-        }
-        client.forget(invalidated: context)
-        return [:]
-    }
-
-    private func cancel(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let target: Evaluation?
-        if let requestID = try params.optionalString("requestID") {
-            let found = evaluations[requestID]
-            target = found.flatMap { $0.client === client || client.isAdmin ? $0 : nil }
-        } else if let raw = params.object["id"], let rpcID = RequestID(json: raw), rpcID != .null {
-            target = client.evaluations.values.first { $0.rpcID == rpcID }
-        } else {
-            throw .invalidParams("requestID", "is required (or 'id', the JSON-RPC id of the evaluate request)")
-        }
-        guard let evaluation = target else { return ["cancelled": false] }
-        finish(evaluation, .failure(error(.appCancel, evaluation, reason: "cancelled")))
-        return ["cancelled": true, "requestID": .string(evaluation.requestID)]
-    }
-
-    private func domainState(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
-            throw RPCError(.invalidContext)
-        }
-        return ["biometry": ["stateHash": domainStateHash.map(JSONValue.string) ?? .null]]
-    }
-
-    // MARK: Evaluation
-
-    private func evaluate(
-        _ params: ParamReader, client: ClientSession, rpcID: RequestID?, makeResponder: () -> any Responder
-    ) throws(RPCError) -> Result<JSONValue, RPCError>? {
-        let policy = try params.policy()
-        let reason = try params.nonEmptyString("localizedReason")
-        return try startEvaluation(
-            client: client, policy: policy, reason: reason, contextID: try params.optionalString("context"), rpcID: rpcID,
-            makeResponder: makeResponder)
-    }
-
-    /// Starts an evaluation (evaluatePolicy, right.authorize, handoff.authorize): answers at once when no
-    /// prompt is needed or possible, else queues it and returns nil. `transform` turns the outcome into
-    /// the method's own answer (it also runs for immediate outcomes).
-    func startEvaluation(
-        client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
-        makeResponder: () -> any Responder,
-        transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
-    ) throws(RPCError) -> Result<JSONValue, RPCError>? {
-        let context: AuthContext
-        if let id = contextID {
-            context = try self.context(id, of: client)
-            if context.invalidated { throw RPCError(.invalidContext) }
-            if let busy = context.inFlight {
-                throw RPCError(
-                    .alreadyInProgress, "The context already has an evaluation in progress.",
-                    data: ["requestID": .string(busy.requestID)])
-            }
-        } else {
-            context = AuthContext(id: "ctx-" + makeUUID().lowercased(), options: ContextOptions(), explicit: false)
-        }
-        let evaluation = Evaluation(
-            requestID: makeUUID(), client: client, context: context, policy: policy, reason: reason, rpcID: rpcID,
-            responder: DiscardingResponder())
-        if let immediate = immediateOutcome(evaluation) {
-            evaluation.phase = .finished
-            record(immediate, of: evaluation)
-            return transform?(immediate) ?? immediate
-        }
-        evaluation.responder = makeResponder()
-        evaluation.transform = transform
-        enqueue(evaluation)
-        return nil
-    }
-
-    /// The outcome known without a prompt: reuse, unavailability, non-interactive, a full queue.
-    private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
-        let context = evaluation.context
-        if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
-        if context.options.reuseDuration > 0, let last = context.lastSuccess,
-            time.now() - last <= .milliseconds(Int64(context.options.reuseDuration * 1000))
+  /// Handles one request from a client: returns the answer now, or nil when it comes later
+  /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
+  public func handle(
+    _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
+  ) -> Result<JSONValue, RPCError>? {
+    do throws(RPCError) {
+      let params = ParamReader(request.params)
+      switch request.method {
+      case Method.evaluatePolicy:
+        return try evaluate(params, client: client, rpcID: request.id, makeResponder: makeResponder)
+      case Method.canEvaluatePolicy: return .success(try canEvaluate(params, client: client))
+      case Method.hello: return .success(try hello(params, client: client))
+      case Method.setActive: return .success(try setActive(params, client: client))
+      case Method.contextCreate: return .success(try createContext(params, client: client))
+      case Method.invalidate: return .success(try invalidate(params, client: client))
+      case Method.cancel: return .success(try cancel(params, client: client))
+      case Method.domainState: return .success(try domainState(params, client: client))
+      case Method.brokerStatus: return .success(status())
+      case Method.brokerMonitor: return .success(startMonitoring(client))
+      case Method.sensorsList: return .success(listSensors(for: client))
+      case Method.sensorsScript: return .success(try scriptSensor(params, client: client))
+      case Method.sensorsEnroll:
+        return .success(try changeEnrollment(params, client: client, enroll: true))
+      case Method.sensorsUnenroll:
+        return .success(try changeEnrollment(params, client: client, enroll: false))
+      case Method.sensorsSetPasscode: return .success(try setPasscode(params, client: client))
+      case Method.sensorsResetLockout: return .success(try resetLockout(client: client))
+      default:
+        if let answer = try handleRights(
+          request, params: params, client: client, makeResponder: makeResponder)
         {
-            return success(evaluation, sensor: nil, reused: true)
+          return answer
         }
-        if case .failure(let code) = availability(of: evaluation.policy) { return .failure(error(code, evaluation)) }
-        if !evaluation.client.interactive || context.options.interactionNotAllowed {
-            return .failure(error(.notInteractive, evaluation))
-        }
-        if running != nil && configuration.overlap == .queue {
-            if queue.count >= configuration.maxQueue || evaluation.client.queuedCount >= configuration.maxQueuePerClient {
-                return .failure(
-                    RPCError(.queueFull, nil, data: ["requestID": .string(evaluation.requestID), "queued": .int(queue.count)]))
-            }
-        }
-        return nil
+        throw RPCError(
+          .methodNotFound, "Method not found: \(request.method).",
+          data: ["method": .string(request.method)])
+      }
+    } catch {
+      return .failure(error)
     }
+  }
 
-    /// Counts and logs an outcome decided without running.
-    private func record(_ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation) {
-        let result: EvaluationResult
-        switch outcome {
-        case .success:
-            result = EvaluationResult(name: "success", code: nil, reason: "reused")
-        case .failure(let error):
-            result = EvaluationResult(name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
-        }
-        outcomes[result.name, default: 0] += 1
-        log.evaluationFinished(record(evaluation), result: result)
+  /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
+  public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder)
+    -> Result<
+      JSONValue, RPCError
+    >?
+  {
+    handle(request, from: client) { responder }
+  }
+
+  // MARK: Session
+
+  private func hello(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let info = ParamReader(try params.object("client"))
+    let name = try info.nonEmptyString("name")
+    guard name.utf8.count <= 256 else {
+      throw .invalidParams("client.name", "must be at most 256 bytes")
     }
+    let appID = try info.optionalString("appID")
+    let interactive = try info.optionalBool("interactive")
+    if let version = try params.optionalInt("protocol", in: Int.min...Int.max),
+      version != protocolVersion
+    {
+      throw .invalidParams(
+        "protocol", "must be \(protocolVersion) (this server speaks protocol \(protocolVersion))")
+    }
+    client.name = name
+    client.appID = (appID?.isEmpty == false ? appID : nil) ?? name
+    client.interactive = interactive ?? true
+    return [
+      "server": "localauthd", "version": .string(version), "protocol": .int(protocolVersion),
+      "biometryType": .string(biometryType.rawValue),
+      "sensors": .array(sensors.drivers.map { .string($0.name) }),
+    ]
+  }
+
+  private func setActive(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue
+  {
+    let active = try params.bool("active")
+    client.active = active
+    if !active, let current = running, current.client === client {
+      finish(current, .failure(error(.systemCancel, current, reason: "inactive")))
+    }
+    return [:]
+  }
+
+  // MARK: Contexts
+
+  private func createContext(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let options = try ContextOptions(params: params.object)
+    guard client.contexts.count < 1024 else {
+      throw RPCError(.queueFull, "Too many contexts on this connection (1024).")
+    }
+    let context = AuthContext(
+      id: "ctx-" + makeUUID().lowercased(), options: options, explicit: true)
+    client.contexts[context.id] = context
+    return ["context": .string(context.id)]
+  }
+
+  /// The client's own context with this id; notFound for any other.
+  func context(_ id: String, of client: ClientSession) throws(RPCError) -> AuthContext {
+    if client.invalidatedContexts.contains(id) {
+      let gone = AuthContext(id: id, options: ContextOptions(), explicit: true)
+      gone.invalidated = true
+      return gone
+    }
+    guard let context = client.contexts[id] else {
+      throw RPCError(.notFound, "No such context: \(id).", data: ["field": "context"])
+    }
+    return context
+  }
+
+  private func canEvaluate(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let policy = try params.policy()
+    let biometry = JSONValue.string(biometryType.rawValue)
+    if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
+      return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
+    }
+    switch availability(of: policy) {
+    case .success: return ["canEvaluate": true, "biometryType": biometry]
+    case .failure(let code):
+      return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]
+    }
+  }
+
+  private func codeObject(_ code: ErrorCode) -> JSONValue {
+    [
+      "code": .int(code.rawValue), "name": .string(code.name),
+      "message": .string(code.defaultMessage),
+    ]
+  }
+
+  private func invalidate(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let context = try context(try params.nonEmptyString("context"), of: client)
+    context.invalidated = true
+    if let evaluation = context.inFlight {
+      finish(evaluation, .failure(error(.appCancel, evaluation, reason: "invalidated")))
+    }
+    client.forget(invalidated: context)
+    return [:]
+  }
+
+  private func cancel(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let target: Evaluation?
+    if let requestID = try params.optionalString("requestID") {
+      let found = evaluations[requestID]
+      target = found.flatMap { $0.client === client || client.isAdmin ? $0 : nil }
+    } else if let raw = params.object["id"], let rpcID = RequestID(json: raw), rpcID != .null {
+      target = client.evaluations.values.first { $0.rpcID == rpcID }
+    } else {
+      throw .invalidParams(
+        "requestID", "is required (or 'id', the JSON-RPC id of the evaluate request)")
+    }
+    guard let evaluation = target else { return ["cancelled": false] }
+    finish(evaluation, .failure(error(.appCancel, evaluation, reason: "cancelled")))
+    return ["cancelled": true, "requestID": .string(evaluation.requestID)]
+  }
+
+  private func domainState(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
+      throw RPCError(.invalidContext)
+    }
+    return ["biometry": ["stateHash": domainStateHash.map(JSONValue.string) ?? .null]]
+  }
+
+  // MARK: Evaluation
+
+  private func evaluate(
+    _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
+    makeResponder: () -> any Responder
+  ) throws(RPCError) -> Result<JSONValue, RPCError>? {
+    let policy = try params.policy()
+    let reason = try params.nonEmptyString("localizedReason")
+    return try startEvaluation(
+      client: client, policy: policy, reason: reason,
+      contextID: try params.optionalString("context"), rpcID: rpcID,
+      makeResponder: makeResponder)
+  }
+
+  /// Starts an evaluation (evaluatePolicy, right.authorize, handoff.authorize): answers at once when no
+  /// prompt is needed or possible, else queues it and returns nil. `transform` turns the outcome into
+  /// the method's own answer (it also runs for immediate outcomes).
+  func startEvaluation(
+    client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
+    makeResponder: () -> any Responder,
+    transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
+  ) throws(RPCError) -> Result<JSONValue, RPCError>? {
+    let context: AuthContext
+    if let id = contextID {
+      context = try self.context(id, of: client)
+      if context.invalidated { throw RPCError(.invalidContext) }
+      if let busy = context.inFlight {
+        throw RPCError(
+          .alreadyInProgress, "The context already has an evaluation in progress.",
+          data: ["requestID": .string(busy.requestID)])
+      }
+    } else {
+      context = AuthContext(
+        id: "ctx-" + makeUUID().lowercased(), options: ContextOptions(), explicit: false)
+    }
+    let evaluation = Evaluation(
+      requestID: makeUUID(), client: client, context: context, policy: policy, reason: reason,
+      rpcID: rpcID,
+      responder: DiscardingResponder())
+    if let immediate = immediateOutcome(evaluation) {
+      evaluation.phase = .finished
+      record(immediate, of: evaluation)
+      return transform?(immediate) ?? immediate
+    }
+    evaluation.responder = makeResponder()
+    evaluation.transform = transform
+    enqueue(evaluation)
+    return nil
+  }
+
+  /// The outcome known without a prompt: reuse, unavailability, non-interactive, a full queue.
+  private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
+    let context = evaluation.context
+    if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
+    if context.options.reuseDuration > 0, let last = context.lastSuccess,
+      time.now() - last <= .milliseconds(Int64(context.options.reuseDuration * 1000))
+    {
+      return success(evaluation, sensor: nil, reused: true)
+    }
+    if case .failure(let code) = availability(of: evaluation.policy) {
+      return .failure(error(code, evaluation))
+    }
+    if !evaluation.client.interactive || context.options.interactionNotAllowed {
+      return .failure(error(.notInteractive, evaluation))
+    }
+    if running != nil && configuration.overlap == .queue {
+      if queue.count >= configuration.maxQueue
+        || evaluation.client.queuedCount >= configuration.maxQueuePerClient
+      {
+        return .failure(
+          RPCError(
+            .queueFull, nil,
+            data: ["requestID": .string(evaluation.requestID), "queued": .int(queue.count)]))
+      }
+    }
+    return nil
+  }
+
+  /// Counts and logs an outcome decided without running.
+  private func record(_ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation) {
+    let result: EvaluationResult
+    switch outcome {
+    case .success:
+      result = EvaluationResult(name: "success", code: nil, reason: "reused")
+    case .failure(let error):
+      result = EvaluationResult(
+        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
+    }
+    outcomes[result.name, default: 0] += 1
+    log.evaluationFinished(record(evaluation), result: result)
+  }
 }

@@ -3,199 +3,234 @@ import Sensors
 
 /// How a biometric stage ended, before the policy decides what it means.
 enum BiometricStage {
-    case matched(sensor: String)
-    case cancelled
-    case fallbackChosen
-    case attemptsExhausted
-    case lockedOut
-    case disconnected
+  case matched(sensor: String)
+  case cancelled
+  case fallbackChosen
+  case attemptsExhausted
+  case lockedOut
+  case disconnected
 }
 
 extension Broker {
-    /// Runs an evaluation against the sensors per SPEC section 5 and returns its outcome.
-    /// Ends with appCancel when its task is cancelled (the canceller has already answered).
-    func run(_ evaluation: Evaluation) async -> Result<JSONValue, RPCError> {
-        do {
-            return try await runPolicy(evaluation)
-        } catch {
-            return .failure(self.error(.appCancel, evaluation))
-        }
+  /// Runs an evaluation against the sensors per SPEC section 5 and returns its outcome.
+  /// Ends with appCancel when its task is cancelled (the canceller has already answered).
+  func run(_ evaluation: Evaluation) async -> Result<JSONValue, RPCError> {
+    do {
+      return try await runPolicy(evaluation)
+    } catch {
+      return .failure(self.error(.appCancel, evaluation))
     }
+  }
 
-    private func runPolicy(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
-        switch evaluation.policy {
-        case .deviceOwnerAuthenticationWithBiometrics:
-            guard case .success(let sensor) = biometryAvailability() else {
-                return .failure(error(availabilityError(.deviceOwnerAuthenticationWithBiometrics), evaluation))
-            }
-            return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
-        case .deviceOwnerAuthentication:
-            if case .success(let sensor) = biometryAvailability() {
-                let stage = try await biometricStage(evaluation, sensor)
-                switch stage {
-                case .matched(let name): return success(evaluation, sensor: name)
-                case .cancelled: return .failure(error(.userCancel, evaluation))
-                case .fallbackChosen, .attemptsExhausted, .lockedOut, .disconnected:
-                    notify(evaluation, Notification.fallback, ["to": "passcode", "reason": .string(fallbackReason(stage))])
-                    monitor(evaluation, "fallback", ["to": "passcode"])
-                }
-            }
-            return try await passcodeStage(evaluation)
-        case .deviceOwnerAuthenticationWithCompanion, .deviceOwnerAuthenticationWithWristDetection:
-            return try await companionStage(evaluation)
-        case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
-            if case .success(let sensor) = biometryAvailability() {
-                return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
-            }
-            return try await companionStage(evaluation)
-        }
-    }
-
-    func availabilityError(_ policy: Policy) -> ErrorCode {
-        if case .failure(let code) = availability(of: policy) { return code }
-        return .authenticationFailed
-    }
-
-    private func fallbackReason(_ stage: BiometricStage) -> String {
+  private func runPolicy(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
+    switch evaluation.policy {
+    case .deviceOwnerAuthenticationWithBiometrics:
+      guard case .success(let sensor) = biometryAvailability() else {
+        return .failure(
+          error(availabilityError(.deviceOwnerAuthenticationWithBiometrics), evaluation))
+      }
+      return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
+    case .deviceOwnerAuthentication:
+      if case .success(let sensor) = biometryAvailability() {
+        let stage = try await biometricStage(evaluation, sensor)
         switch stage {
-        case .fallbackChosen: "userFallback"
-        case .attemptsExhausted: "attemptsExhausted"
-        case .lockedOut: "biometryLockout"
-        case .disconnected: "biometryDisconnected"
-        default: "other"
+        case .matched(let name): return success(evaluation, sensor: name)
+        case .cancelled: return .failure(error(.userCancel, evaluation))
+        case .fallbackChosen, .attemptsExhausted, .lockedOut, .disconnected:
+          notify(
+            evaluation, Notification.fallback,
+            ["to": "passcode", "reason": .string(fallbackReason(stage))])
+          monitor(evaluation, "fallback", ["to": "passcode"])
         }
+      }
+      return try await passcodeStage(evaluation)
+    case .deviceOwnerAuthenticationWithCompanion, .deviceOwnerAuthenticationWithWristDetection:
+      return try await companionStage(evaluation)
+    case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
+      if case .success(let sensor) = biometryAvailability() {
+        return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
+      }
+      return try await companionStage(evaluation)
     }
+  }
 
-    private func biometricOnlyOutcome(_ stage: BiometricStage, _ evaluation: Evaluation) -> Result<JSONValue, RPCError> {
-        switch stage {
-        case .matched(let name): success(evaluation, sensor: name)
-        case .cancelled: .failure(error(.userCancel, evaluation))
-        case .fallbackChosen: .failure(error(.userFallback, evaluation))
-        case .attemptsExhausted: .failure(error(.authenticationFailed, evaluation))
-        case .lockedOut: .failure(error(.biometryLockout, evaluation))
-        case .disconnected: .failure(error(.biometryDisconnected, evaluation))
-        }
-    }
+  func availabilityError(_ policy: Policy) -> ErrorCode {
+    if case .failure(let code) = availability(of: policy) { return code }
+    return .authenticationFailed
+  }
 
-    func success(_ evaluation: Evaluation, sensor: String?, reused: Bool = false) -> Result<JSONValue, RPCError> {
-        .success(EvaluationSuccess(requestID: evaluation.requestID, policy: evaluation.policy, sensor: sensor, reused: reused).json)
+  private func fallbackReason(_ stage: BiometricStage) -> String {
+    switch stage {
+    case .fallbackChosen: "userFallback"
+    case .attemptsExhausted: "attemptsExhausted"
+    case .lockedOut: "biometryLockout"
+    case .disconnected: "biometryDisconnected"
+    default: "other"
     }
+  }
 
-    private func feedback(_ evaluation: Evaluation, _ sensor: String, _ what: String, attempt: Int, extra: JSONObject = [:]) {
-        var params: JSONObject = ["sensor": .string(sensor), "feedback": .string(what), "attempt": .int(attempt)]
-        params.members.append(contentsOf: extra.members)
-        notify(evaluation, Notification.feedback, params)
-        monitor(evaluation, "feedback", params)
+  private func biometricOnlyOutcome(_ stage: BiometricStage, _ evaluation: Evaluation) -> Result<
+    JSONValue, RPCError
+  > {
+    switch stage {
+    case .matched(let name): success(evaluation, sensor: name)
+    case .cancelled: .failure(error(.userCancel, evaluation))
+    case .fallbackChosen: .failure(error(.userFallback, evaluation))
+    case .attemptsExhausted: .failure(error(.authenticationFailed, evaluation))
+    case .lockedOut: .failure(error(.biometryLockout, evaluation))
+    case .disconnected: .failure(error(.biometryDisconnected, evaluation))
     }
+  }
 
-    /// The Face ID / Touch ID prompt: up to the allowed failed matches, machine-wide lockout,
-    /// "Try Again" after the first failure and the fallback button once the sensor offers it.
-    private func biometricStage(_ evaluation: Evaluation, _ sensor: any SensorDriver) async throws -> BiometricStage {
-        evaluation.sensor = sensor.name
-        var failures = 0
-        var attempt = 0
-        let offerAfter = sensor.kind.failuresBeforeFallbackOffered
-        while true {
-            attempt += 1
-            let event = try await sensor.capture(CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-            try Task.checkCancellation()
-            switch event {
-            case .match:
-                device.consecutiveBiometricFailures = 0
-                return .matched(sensor: sensor.name)
-            case .noMatch, .passcode:
-                failures += 1
-                device.consecutiveBiometricFailures += 1
-                if device.consecutiveBiometricFailures >= configuration.lockoutThreshold {
-                    device.biometryLockedOut = true
-                    log.notice("biometry locked out after \(device.consecutiveBiometricFailures) consecutive failed matches")
-                    feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["lockout": true])
-                    return .lockedOut
-                }
-                if failures >= configuration.maxBiometricAttempts {
-                    feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["attemptsExhausted": true])
-                    return .attemptsExhausted
-                }
-                let offer = failures >= offerAfter && evaluation.context.fallbackButtonShown ? "fallback" : "tryAgain"
-                feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["offer": .string(offer)])
-            case .retry(let reason):
-                feedback(evaluation, sensor.name, reason, attempt: attempt)
-            case .userCancel:
-                return .cancelled
-            case .userFallback:
-                if failures >= offerAfter && evaluation.context.fallbackButtonShown { return .fallbackChosen }
-                feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
-            case .disconnected:
-                return .disconnected
-            }
-        }
-    }
+  func success(_ evaluation: Evaluation, sensor: String?, reused: Bool = false) -> Result<
+    JSONValue, RPCError
+  > {
+    .success(
+      EvaluationSuccess(
+        requestID: evaluation.requestID, policy: evaluation.policy, sensor: sensor, reused: reused
+      ).json)
+  }
 
-    /// The passcode prompt: tries until right or cancelled; from the configured failure on, each
-    /// further try waits out an escalating delay on the injected clock.
-    private func passcodeStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
-        guard case .success(let sensor) = passcodeAvailability() else {
-            return .failure(error(.passcodeNotSet, evaluation))
-        }
-        evaluation.sensor = sensor.name
-        var attempt = 0
-        while true {
-            if let notBefore = device.passcodeRetryNotBefore, time.now() < notBefore {
-                let wait = notBefore - time.now()
-                feedback(
-                    evaluation, sensor.name, "passcodeDelay", attempt: attempt,
-                    extra: ["retryAfterSeconds": .int(Int(wait.components.seconds))])
-                try await time.sleep(until: notBefore)
-            }
-            attempt += 1
-            let event = try await sensor.capture(CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-            try Task.checkCancellation()
-            switch event {
-            case .match:
-                device.passcodeSucceeded()
-                return success(evaluation, sensor: sensor.name)
-            case .passcode(let digits) where digits == device.passcode:
-                device.passcodeSucceeded()
-                return success(evaluation, sensor: sensor.name)
-            case .passcode, .noMatch:
-                device.consecutivePasscodeFailures += 1
-                let failures = device.consecutivePasscodeFailures
-                if failures >= configuration.passcodeDelayFromFailure, !configuration.passcodeDelays.isEmpty {
-                    let index = min(failures - configuration.passcodeDelayFromFailure, configuration.passcodeDelays.count - 1)
-                    device.passcodeRetryNotBefore = time.now() + configuration.passcodeDelays[index]
-                }
-                feedback(evaluation, sensor.name, "wrongPasscode", attempt: attempt, extra: ["failures": .int(failures)])
-            case .userCancel:
-                return .failure(error(.userCancel, evaluation))
-            case .retry(let reason):
-                feedback(evaluation, sensor.name, reason, attempt: attempt)
-            case .userFallback:
-                feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
-            case .disconnected:
-                return .failure(error(.authenticationFailed, evaluation, reason: "passcodeSensorDisconnected"))
-            }
-        }
-    }
+  private func feedback(
+    _ evaluation: Evaluation, _ sensor: String, _ what: String, attempt: Int,
+    extra: JSONObject = [:]
+  ) {
+    var params: JSONObject = [
+      "sensor": .string(sensor), "feedback": .string(what), "attempt": .int(attempt),
+    ]
+    params.members.append(contentsOf: extra.members)
+    notify(evaluation, Notification.feedback, params)
+    monitor(evaluation, "feedback", params)
+  }
 
-    /// The companion (watch) approval.
-    private func companionStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
-        guard case .success(let sensor) = companionAvailability() else {
-            return .failure(error(.companionNotAvailable, evaluation))
+  /// The Face ID / Touch ID prompt: up to the allowed failed matches, machine-wide lockout,
+  /// "Try Again" after the first failure and the fallback button once the sensor offers it.
+  private func biometricStage(_ evaluation: Evaluation, _ sensor: any SensorDriver) async throws
+    -> BiometricStage
+  {
+    evaluation.sensor = sensor.name
+    var failures = 0
+    var attempt = 0
+    let offerAfter = sensor.kind.failuresBeforeFallbackOffered
+    while true {
+      attempt += 1
+      let event = try await sensor.capture(
+        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
+      try Task.checkCancellation()
+      switch event {
+      case .match:
+        device.consecutiveBiometricFailures = 0
+        return .matched(sensor: sensor.name)
+      case .noMatch, .passcode:
+        failures += 1
+        device.consecutiveBiometricFailures += 1
+        if device.consecutiveBiometricFailures >= configuration.lockoutThreshold {
+          device.biometryLockedOut = true
+          log.notice(
+            "biometry locked out after \(device.consecutiveBiometricFailures) consecutive failed matches"
+          )
+          feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["lockout": true])
+          return .lockedOut
         }
-        evaluation.sensor = sensor.name
-        var attempt = 0
-        while true {
-            attempt += 1
-            let event = try await sensor.capture(CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-            try Task.checkCancellation()
-            switch event {
-            case .match: return success(evaluation, sensor: sensor.name)
-            case .noMatch, .passcode: return .failure(error(.authenticationFailed, evaluation))
-            case .userCancel: return .failure(error(.userCancel, evaluation))
-            case .userFallback: return .failure(error(.userFallback, evaluation))
-            case .disconnected: return .failure(error(.companionNotAvailable, evaluation))
-            case .retry(let reason): feedback(evaluation, sensor.name, reason, attempt: attempt)
-            }
+        if failures >= configuration.maxBiometricAttempts {
+          feedback(
+            evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["attemptsExhausted": true]
+          )
+          return .attemptsExhausted
         }
+        let offer =
+          failures >= offerAfter && evaluation.context.fallbackButtonShown ? "fallback" : "tryAgain"
+        feedback(
+          evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["offer": .string(offer)])
+      case .retry(let reason):
+        feedback(evaluation, sensor.name, reason, attempt: attempt)
+      case .userCancel:
+        return .cancelled
+      case .userFallback:
+        if failures >= offerAfter && evaluation.context.fallbackButtonShown {
+          return .fallbackChosen
+        }
+        feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
+      case .disconnected:
+        return .disconnected
+      }
     }
+  }
+
+  /// The passcode prompt: tries until right or cancelled; from the configured failure on, each
+  /// further try waits out an escalating delay on the injected clock.
+  private func passcodeStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
+    guard case .success(let sensor) = passcodeAvailability() else {
+      return .failure(error(.passcodeNotSet, evaluation))
+    }
+    evaluation.sensor = sensor.name
+    var attempt = 0
+    while true {
+      if let notBefore = device.passcodeRetryNotBefore, time.now() < notBefore {
+        let wait = notBefore - time.now()
+        feedback(
+          evaluation, sensor.name, "passcodeDelay", attempt: attempt,
+          extra: ["retryAfterSeconds": .int(Int(wait.components.seconds))])
+        try await time.sleep(until: notBefore)
+      }
+      attempt += 1
+      let event = try await sensor.capture(
+        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
+      try Task.checkCancellation()
+      switch event {
+      case .match:
+        device.passcodeSucceeded()
+        return success(evaluation, sensor: sensor.name)
+      case .passcode(let digits) where digits == device.passcode:
+        device.passcodeSucceeded()
+        return success(evaluation, sensor: sensor.name)
+      case .passcode, .noMatch:
+        device.consecutivePasscodeFailures += 1
+        let failures = device.consecutivePasscodeFailures
+        if failures >= configuration.passcodeDelayFromFailure, !configuration.passcodeDelays.isEmpty
+        {
+          let index = min(
+            failures - configuration.passcodeDelayFromFailure,
+            configuration.passcodeDelays.count - 1)
+          device.passcodeRetryNotBefore = time.now() + configuration.passcodeDelays[index]
+        }
+        feedback(
+          evaluation, sensor.name, "wrongPasscode", attempt: attempt,
+          extra: ["failures": .int(failures)])
+      case .userCancel:
+        return .failure(error(.userCancel, evaluation))
+      case .retry(let reason):
+        feedback(evaluation, sensor.name, reason, attempt: attempt)
+      case .userFallback:
+        feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
+      case .disconnected:
+        return .failure(
+          error(.authenticationFailed, evaluation, reason: "passcodeSensorDisconnected"))
+      }
+    }
+  }
+
+  /// The companion (watch) approval.
+  private func companionStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError>
+  {
+    guard case .success(let sensor) = companionAvailability() else {
+      return .failure(error(.companionNotAvailable, evaluation))
+    }
+    evaluation.sensor = sensor.name
+    var attempt = 0
+    while true {
+      attempt += 1
+      let event = try await sensor.capture(
+        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
+      try Task.checkCancellation()
+      switch event {
+      case .match: return success(evaluation, sensor: sensor.name)
+      case .noMatch, .passcode: return .failure(error(.authenticationFailed, evaluation))
+      case .userCancel: return .failure(error(.userCancel, evaluation))
+      case .userFallback: return .failure(error(.userFallback, evaluation))
+      case .disconnected: return .failure(error(.companionNotAvailable, evaluation))
+      case .retry(let reason): feedback(evaluation, sensor.name, reason, attempt: attempt)
+      }
+    }
+  }
 }

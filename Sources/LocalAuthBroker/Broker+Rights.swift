@@ -4,209 +4,234 @@ import LocalAuthProtocol
 typealias RightsAnswer = Result<JSONValue, RPCError>?
 
 extension Broker {
-    /// The most rights one connection may hold at once.
-    static let maxRightsPerClient = 1024
+  /// The most rights one connection may hold at once.
+  static let maxRightsPerClient = 1024
 
-    /// Handles the rights, store, key, secret and handoff methods (SPEC section 7). Returns nil for any
-    /// other method, `.some(nil)` when the answer comes later (an authorization runs), else the answer.
-    func handleRights(
-        _ request: RPCRequest, params: ParamReader, client: ClientSession, makeResponder: () -> any Responder
-    ) throws(RPCError) -> RightsAnswer? {
-        switch request.method {
-        case Method.rightCreate: return .success(try createRight(params, client: client))
-        case Method.rightAuthorize:
-            return try authorizeRight(params, client: client, rpcID: request.id, makeResponder: makeResponder)
-        case Method.rightCheckCanAuthorize: return .success(try checkCanAuthorize(params, client: client))
-        case Method.rightDeauthorize: return .success(try deauthorizeRight(params, client: client))
-        case Method.rightState: return .success(try rightState(params, client: client))
-        case Method.rightRelease: return .success(try releaseRight(params, client: client))
-        case Method.rightStoreSave: return .success(try saveRight(params, client: client))
-        case Method.rightStoreRight: return .success(try loadRight(params, client: client))
-        case Method.rightStoreRemove: return .success(try removeRight(params, client: client))
-        case Method.rightStoreRemoveAll: return .success(try removeAllRights(client: client))
-        case Method.keyPublicKey: return .success(try publicKey(params, client: client))
-        case Method.keySign: return .success(try sign(params, client: client))
-        case Method.keyDecrypt: return .success(try decrypt(params, client: client))
-        case Method.keyExchangeKeys: return .success(try exchangeKeys(params, client: client))
-        case Method.secretLoad: return .success(try loadSecret(params, client: client))
-        case Method.handoffCreate: return .success(try createHandoff(params, client: client))
-        case Method.handoffList: return .success(try listHandoffs(client: client))
-        case Method.handoffAuthorize:
-            return try authorizeHandoff(params, client: client, rpcID: request.id, makeResponder: makeResponder)
-        case Method.handoffRedeem: return .success(try redeemHandoff(params, client: client))
-        default: return nil
-        }
+  /// Handles the rights, store, key, secret and handoff methods (SPEC section 7). Returns nil for any
+  /// other method, `.some(nil)` when the answer comes later (an authorization runs), else the answer.
+  func handleRights(
+    _ request: RPCRequest, params: ParamReader, client: ClientSession,
+    makeResponder: () -> any Responder
+  ) throws(RPCError) -> RightsAnswer? {
+    switch request.method {
+    case Method.rightCreate: return .success(try createRight(params, client: client))
+    case Method.rightAuthorize:
+      return try authorizeRight(
+        params, client: client, rpcID: request.id, makeResponder: makeResponder)
+    case Method.rightCheckCanAuthorize:
+      return .success(try checkCanAuthorize(params, client: client))
+    case Method.rightDeauthorize: return .success(try deauthorizeRight(params, client: client))
+    case Method.rightState: return .success(try rightState(params, client: client))
+    case Method.rightRelease: return .success(try releaseRight(params, client: client))
+    case Method.rightStoreSave: return .success(try saveRight(params, client: client))
+    case Method.rightStoreRight: return .success(try loadRight(params, client: client))
+    case Method.rightStoreRemove: return .success(try removeRight(params, client: client))
+    case Method.rightStoreRemoveAll: return .success(try removeAllRights(client: client))
+    case Method.keyPublicKey: return .success(try publicKey(params, client: client))
+    case Method.keySign: return .success(try sign(params, client: client))
+    case Method.keyDecrypt: return .success(try decrypt(params, client: client))
+    case Method.keyExchangeKeys: return .success(try exchangeKeys(params, client: client))
+    case Method.secretLoad: return .success(try loadSecret(params, client: client))
+    case Method.handoffCreate: return .success(try createHandoff(params, client: client))
+    case Method.handoffList: return .success(try listHandoffs(client: client))
+    case Method.handoffAuthorize:
+      return try authorizeHandoff(
+        params, client: client, rpcID: request.id, makeResponder: makeResponder)
+    case Method.handoffRedeem: return .success(try redeemHandoff(params, client: client))
+    default: return nil
     }
+  }
 
-    // MARK: Handles
+  // MARK: Handles
 
-    /// The client's own right named by `right`; notFound for any other (another client's looks the same).
-    func right(_ params: ParamReader, of client: ClientSession) throws(RPCError) -> AuthRight {
-        let id = try params.nonEmptyString("right")
-        guard let right = client.rights[id] else {
-            throw RPCError(.notFound, "No such right: \(id).", data: ["field": "right"])
-        }
-        return right
+  /// The client's own right named by `right`; notFound for any other (another client's looks the same).
+  func right(_ params: ParamReader, of client: ClientSession) throws(RPCError) -> AuthRight {
+    let id = try params.nonEmptyString("right")
+    guard let right = client.rights[id] else {
+      throw RPCError(.notFound, "No such right: \(id).", data: ["field": "right"])
     }
+    return right
+  }
 
-    /// Registers a new handle for the client.
-    func register(_ right: AuthRight, for client: ClientSession) throws(RPCError) {
-        guard client.rights.count < Self.maxRightsPerClient else {
-            throw RPCError(
-                .queueFull, "Too many rights on this connection (\(Self.maxRightsPerClient)); release some with right.release.",
-                data: ["reason": "tooManyRights"])
-        }
-        client.rights[right.id] = right
+  /// Registers a new handle for the client.
+  func register(_ right: AuthRight, for client: ClientSession) throws(RPCError) {
+    guard client.rights.count < Self.maxRightsPerClient else {
+      throw RPCError(
+        .queueFull,
+        "Too many rights on this connection (\(Self.maxRightsPerClient)); release some with right.release.",
+        data: ["reason": "tooManyRights"])
     }
+    client.rights[right.id] = right
+  }
 
-    static func makeRightID() -> String { "right-" + makeUUID().lowercased() }
+  static func makeRightID() -> String { "right-" + makeUUID().lowercased() }
 
-    /// Changes a right's state and tells its client (`right.stateChanged`) when it really changed.
-    func setState(_ right: AuthRight, _ state: String, of client: ClientSession) {
-        guard right.state != state else { return }
-        right.state = state
-        if client.connected {
-            client.channel.notify(Notification.rightStateChanged, ["right": .string(right.id), "state": .string(state)])
-        }
+  /// Changes a right's state and tells its client (`right.stateChanged`) when it really changed.
+  func setState(_ right: AuthRight, _ state: String, of client: ClientSession) {
+    guard right.state != state else { return }
+    right.state = state
+    if client.connected {
+      client.channel.notify(
+        Notification.rightStateChanged, ["right": .string(right.id), "state": .string(state)])
     }
+  }
 
-    /// Whether a biometryCurrentSet right's enrolled set has changed since it was bound.
-    func enrolledSetChanged(_ right: AuthRight) -> Bool {
-        guard right.requirement == .biometryCurrentSet, let bound = right.boundDomainState else { return false }
-        return domainStateHash != bound
+  /// Whether a biometryCurrentSet right's enrolled set has changed since it was bound.
+  func enrolledSetChanged(_ right: AuthRight) -> Bool {
+    guard right.requirement == .biometryCurrentSet, let bound = right.boundDomainState else {
+      return false
     }
+    return domainStateHash != bound
+  }
 
-    /// Drops an authorization the enrolled set no longer backs; call before reading or using a right.
-    func revalidate(_ right: AuthRight, of client: ClientSession) {
-        if right.isAuthorized && enrolledSetChanged(right) { setState(right, RightStateName.notAuthorized, of: client) }
+  /// Drops an authorization the enrolled set no longer backs; call before reading or using a right.
+  func revalidate(_ right: AuthRight, of client: ClientSession) {
+    if right.isAuthorized && enrolledSetChanged(right) {
+      setState(right, RightStateName.notAuthorized, of: client)
     }
+  }
 
-    /// Revalidates every client's rights after the enrolled set may have changed, so their clients
-    /// hear `right.stateChanged` at once rather than at the next use.
-    func revalidateAllRights() {
-        for client in clients.values {
-            for right in client.rights.values { revalidate(right, of: client) }
-        }
+  /// Revalidates every client's rights after the enrolled set may have changed, so their clients
+  /// hear `right.stateChanged` at once rather than at the next use.
+  func revalidateAllRights() {
+    for client in clients.values {
+      for right in client.rights.values { revalidate(right, of: client) }
     }
+  }
 
-    /// The error for a biometryCurrentSet right whose enrolled set changed: Apple documents that the
-    /// authorization fails but not with which code; localauthd answers invalidContext.
-    func enrolledSetChangedError(_ right: AuthRight) -> RPCError {
-        RPCError(
-            .invalidContext,
-            "The set of enrolled biometric identities changed; this biometryCurrentSet right can no longer be authorized.",
-            data: ["reason": "biometrySetChanged", "right": .string(right.id)])
+  /// The error for a biometryCurrentSet right whose enrolled set changed: Apple documents that the
+  /// authorization fails but not with which code; localauthd answers invalidContext.
+  func enrolledSetChangedError(_ right: AuthRight) -> RPCError {
+    RPCError(
+      .invalidContext,
+      "The set of enrolled biometric identities changed; this biometryCurrentSet right can no longer be authorized.",
+      data: ["reason": "biometrySetChanged", "right": .string(right.id)])
+  }
+
+  // MARK: right.*
+
+  private func createRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let requirement = try RightRequirement(params: params)
+    let right = AuthRight(
+      id: Self.makeRightID(), requirement: requirement, boundDomainState: domainStateHash)
+    try register(right, for: client)
+    return ["right": .string(right.id)]
+  }
+
+  private func authorizeRight(
+    _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
+    makeResponder: () -> any Responder
+  ) throws(RPCError) -> RightsAnswer {
+    let right = try right(params, of: client)
+    let reason = try params.nonEmptyString("localizedReason")
+    revalidate(right, of: client)
+    if let busy = right.authorizing {
+      throw RPCError(
+        .alreadyInProgress, "The right is already being authorized.",
+        data: ["requestID": .string(busy)])
     }
-
-    // MARK: right.*
-
-    private func createRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let requirement = try RightRequirement(params: params)
-        let right = AuthRight(id: Self.makeRightID(), requirement: requirement, boundDomainState: domainStateHash)
-        try register(right, for: client)
-        return ["right": .string(right.id)]
+    if enrolledSetChanged(right) {
+      setState(right, RightStateName.notAuthorized, of: client)
+      throw enrolledSetChangedError(right)
     }
-
-    private func authorizeRight(
-        _ params: ParamReader, client: ClientSession, rpcID: RequestID?, makeResponder: () -> any Responder
-    ) throws(RPCError) -> RightsAnswer {
-        let right = try right(params, of: client)
-        let reason = try params.nonEmptyString("localizedReason")
-        revalidate(right, of: client)
-        if let busy = right.authorizing {
-            throw RPCError(
-                .alreadyInProgress, "The right is already being authorized.", data: ["requestID": .string(busy)])
-        }
-        if enrolledSetChanged(right) {
-            setState(right, RightStateName.notAuthorized, of: client)
-            throw enrolledSetChangedError(right)
-        }
-        if right.isAuthorized { return .success(["state": .string(RightStateName.authorized)]) }
-        let previous = right.state
-        setState(right, RightStateName.authorizing, of: client)
-        let before = Set(client.evaluations.keys)
-        let answer: RightsAnswer
-        do {
-            answer = try startEvaluation(
-                client: client, policy: right.requirement.policy, reason: reason, contextID: nil, rpcID: rpcID,
-                makeResponder: makeResponder
-            ) { outcome in self.finishAuthorization(of: right, client: client, outcome) }
-        } catch {
-            setState(right, previous, of: client)
-            throw error
-        }
-        if answer == nil { right.authorizing = client.evaluations.keys.first { !before.contains($0) } }
-        return answer
+    if right.isAuthorized { return .success(["state": .string(RightStateName.authorized)]) }
+    let previous = right.state
+    setState(right, RightStateName.authorizing, of: client)
+    let before = Set(client.evaluations.keys)
+    let answer: RightsAnswer
+    do {
+      answer = try startEvaluation(
+        client: client, policy: right.requirement.policy, reason: reason, contextID: nil,
+        rpcID: rpcID,
+        makeResponder: makeResponder
+      ) { outcome in self.finishAuthorization(of: right, client: client, outcome) }
+    } catch {
+      setState(right, previous, of: client)
+      throw error
     }
+    if answer == nil { right.authorizing = client.evaluations.keys.first { !before.contains($0) } }
+    return answer
+  }
 
-    /// Turns an authorization's outcome into the right's new state and the `right.authorize` answer.
-    private func finishAuthorization(
-        of right: AuthRight, client: ClientSession, _ outcome: Result<JSONValue, RPCError>
-    ) -> Result<JSONValue, RPCError> {
-        right.authorizing = nil
-        switch outcome {
-        case .success(let value):
-            if enrolledSetChanged(right) {
-                setState(right, RightStateName.notAuthorized, of: client)
-                return .failure(enrolledSetChangedError(right))
-            }
-            if right.requirement == .biometryCurrentSet && right.boundDomainState == nil {
-                right.boundDomainState = domainStateHash
-            }
-            setState(right, RightStateName.authorized, of: client)
-            let result = value.objectValue ?? [:]
-            return .success([
-                "state": .string(RightStateName.authorized), "requestID": result["requestID"], "sensor": result["sensor"],
-            ])
-        case .failure(let error):
-            setState(right, RightStateName.notAuthorized, of: client)
-            return .failure(error)
-        }
-    }
-
-    private func checkCanAuthorize(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let right = try right(params, of: client)
-        revalidate(right, of: client)
-        if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
-        if case .failure(let code) = availability(of: right.requirement.policy) { throw RPCError(code) }
-        return [:]
-    }
-
-    private func deauthorizeRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let right = try right(params, of: client)
-        deauthorize(right, of: client, reason: "deauthorized")
-        return [:]
-    }
-
-    /// Ends the right's authorization in flight (appCancel) and leaves it notAuthorized.
-    func deauthorize(_ right: AuthRight, of client: ClientSession, reason: String) {
-        if let requestID = right.authorizing, let evaluation = client.evaluations[requestID] {
-            finish(evaluation, .failure(error(.appCancel, evaluation, reason: reason)))
-        }
-        right.authorizing = nil
+  /// Turns an authorization's outcome into the right's new state and the `right.authorize` answer.
+  private func finishAuthorization(
+    of right: AuthRight, client: ClientSession, _ outcome: Result<JSONValue, RPCError>
+  ) -> Result<JSONValue, RPCError> {
+    right.authorizing = nil
+    switch outcome {
+    case .success(let value):
+      if enrolledSetChanged(right) {
         setState(right, RightStateName.notAuthorized, of: client)
+        return .failure(enrolledSetChangedError(right))
+      }
+      if right.requirement == .biometryCurrentSet && right.boundDomainState == nil {
+        right.boundDomainState = domainStateHash
+      }
+      setState(right, RightStateName.authorized, of: client)
+      let result = value.objectValue ?? [:]
+      return .success([
+        "state": .string(RightStateName.authorized), "requestID": result["requestID"],
+        "sensor": result["sensor"],
+      ])
+    case .failure(let error):
+      setState(right, RightStateName.notAuthorized, of: client)
+      return .failure(error)
     }
+  }
 
-    private func rightState(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let right = try right(params, of: client)
-        revalidate(right, of: client)
-        return ["state": .string(right.state)]
-    }
+  private func checkCanAuthorize(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let right = try right(params, of: client)
+    revalidate(right, of: client)
+    if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
+    if case .failure(let code) = availability(of: right.requirement.policy) { throw RPCError(code) }
+    return [:]
+  }
 
-    private func releaseRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let right = try right(params, of: client)
-        deauthorize(right, of: client, reason: "released")
-        client.rights[right.id] = nil
-        return [:]
-    }
+  private func deauthorizeRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let right = try right(params, of: client)
+    deauthorize(right, of: client, reason: "deauthorized")
+    return [:]
+  }
 
-    /// A client disconnected: every right it held is deauthorized and forgotten (its evaluations have
-    /// already ended). Called from `disconnect(_:)`.
-    func dropRights(of client: ClientSession) {
-        for right in client.rights.values {
-            right.authorizing = nil
-            right.state = RightStateName.notAuthorized
-        }
-        client.rights.removeAll()
+  /// Ends the right's authorization in flight (appCancel) and leaves it notAuthorized.
+  func deauthorize(_ right: AuthRight, of client: ClientSession, reason: String) {
+    if let requestID = right.authorizing, let evaluation = client.evaluations[requestID] {
+      finish(evaluation, .failure(error(.appCancel, evaluation, reason: reason)))
     }
+    right.authorizing = nil
+    setState(right, RightStateName.notAuthorized, of: client)
+  }
+
+  private func rightState(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let right = try right(params, of: client)
+    revalidate(right, of: client)
+    return ["state": .string(right.state)]
+  }
+
+  private func releaseRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let right = try right(params, of: client)
+    deauthorize(right, of: client, reason: "released")
+    client.rights[right.id] = nil
+    return [:]
+  }
+
+  /// A client disconnected: every right it held is deauthorized and forgotten (its evaluations have
+  /// already ended). Called from `disconnect(_:)`.
+  func dropRights(of client: ClientSession) {
+    for right in client.rights.values {
+      right.authorizing = nil
+      right.state = RightStateName.notAuthorized
+    }
+    client.rights.removeAll()
+  }
 }

@@ -2,133 +2,151 @@ import LocalAuthProtocol
 import RightStore
 
 extension Broker {
-    /// The longest identifier a right may be saved under, in bytes.
-    static let maxIdentifierBytes = 1024
-    /// The largest secret a right may carry, in bytes.
-    static let maxSecretBytes = 32 * 1024
+  /// The longest identifier a right may be saved under, in bytes.
+  static let maxIdentifierBytes = 1024
+  /// The largest secret a right may carry, in bytes.
+  static let maxSecretBytes = 32 * 1024
 
-    /// The rights store, or the error a daemon without a state directory answers.
-    func store() throws(RPCError) -> RightStore {
-        guard let rightStore else {
-            throw RPCError(
-                .internalError, "The rights store is not available: the daemon runs without a state directory.",
-                data: ["reason": "storeUnavailable"])
-        }
-        return rightStore
+  /// The rights store, or the error a daemon without a state directory answers.
+  func store() throws(RPCError) -> RightStore {
+    guard let rightStore else {
+      throw RPCError(
+        .internalError,
+        "The rights store is not available: the daemon runs without a state directory.",
+        data: ["reason": "storeUnavailable"])
     }
+    return rightStore
+  }
 
-    /// Who owns the rows this client reads and writes: its uid from SO_PEERCRED and its app id.
-    func owner(of client: ClientSession) -> Owner { Owner(uid: client.peer.uid, appID: client.appID) }
+  /// Who owns the rows this client reads and writes: its uid from SO_PEERCRED and its app id.
+  func owner(of client: ClientSession) -> Owner { Owner(uid: client.peer.uid, appID: client.appID) }
 
-    /// Maps a store failure to the wire; `notFound` messages never say whose row it was.
-    func storeError(_ error: any Error, notFound: String = "No persisted right with this identifier.") -> RPCError {
-        switch error as? RightStoreError {
-        case .notFound?: return RPCError(.notFound, notFound, data: ["field": "identifier"])
-        case .alreadyExists?:
-            return RPCError(
-                .alreadyExists, "A right is already saved under this identifier; remove it first.",
-                data: ["name": "alreadyExists", "field": "identifier"])
-        case .invalidArgument(let detail)?: return RPCError(.invalidParams, "Invalid params: \(detail).")
-        default:
-            log.notice("rights store failure: \(error)")
-            return RPCError(.internalError, "The rights store failed: \(error)", data: ["reason": "storeFailure"])
-        }
+  /// Maps a store failure to the wire; `notFound` messages never say whose row it was.
+  func storeError(_ error: any Error, notFound: String = "No persisted right with this identifier.")
+    -> RPCError
+  {
+    switch error as? RightStoreError {
+    case .notFound?: return RPCError(.notFound, notFound, data: ["field": "identifier"])
+    case .alreadyExists?:
+      return RPCError(
+        .alreadyExists, "A right is already saved under this identifier; remove it first.",
+        data: ["name": "alreadyExists", "field": "identifier"])
+    case .invalidArgument(let detail)?:
+      return RPCError(.invalidParams, "Invalid params: \(detail).")
+    default:
+      log.notice("rights store failure: \(error)")
+      return RPCError(
+        .internalError, "The rights store failed: \(error)", data: ["reason": "storeFailure"])
     }
+  }
 
-    /// Runs a store call, mapping its failures.
-    func withStore<T>(notFound: String = "No persisted right with this identifier.", _ body: (RightStore) throws -> T)
-        throws(RPCError) -> T
-    {
-        let store = try store()
-        do { return try body(store) } catch { throw storeError(error, notFound: notFound) }
+  /// Runs a store call, mapping its failures.
+  func withStore<T>(
+    notFound: String = "No persisted right with this identifier.", _ body: (RightStore) throws -> T
+  )
+    throws(RPCError) -> T
+  {
+    let store = try store()
+    do { return try body(store) } catch { throw storeError(error, notFound: notFound) }
+  }
+
+  private func identifier(_ params: ParamReader) throws(RPCError) -> String {
+    let identifier = try params.nonEmptyString("identifier")
+    guard identifier.utf8.count <= Self.maxIdentifierBytes else {
+      throw .invalidParams("identifier", "must be at most \(Self.maxIdentifierBytes) bytes")
     }
+    return identifier
+  }
 
-    private func identifier(_ params: ParamReader) throws(RPCError) -> String {
-        let identifier = try params.nonEmptyString("identifier")
-        guard identifier.utf8.count <= Self.maxIdentifierBytes else {
-            throw .invalidParams("identifier", "must be at most \(Self.maxIdentifierBytes) bytes")
-        }
-        return identifier
+  /// The not-authorized error of key, secret and save calls: no prompt is ever shown for them.
+  func notAuthorizedError(_ right: AuthRight) -> RPCError {
+    RPCError(
+      .authenticationFailed, "The right is not authorized; call right.authorize first.",
+      data: ["reason": "notAuthorized", "right": .string(right.id)])
+  }
+
+  // MARK: rightStore.*
+
+  func saveRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let right = try right(params, of: client)
+    let identifier = try identifier(params)
+    let secret = try params.optionalBase64("secret", maxBytes: Self.maxSecretBytes)
+    revalidate(right, of: client)
+    guard right.isAuthorized else { throw notAuthorizedError(right) }
+    let owner = owner(of: client)
+    let hash =
+      right.requirement == .biometryCurrentSet ? right.boundDomainState ?? domainStateHash : nil
+    let record = try withStore { store in
+      try store.saveRight(
+        owner: owner, identifier: identifier, requirement: right.requirement.storedName,
+        domainStateHash: hash,
+        secret: secret)
     }
+    // The user has just proved presence for the right being saved: its persisted form starts authorized.
+    let persisted = AuthRight(
+      id: Self.makeRightID(), requirement: right.requirement, persisted: record,
+      boundDomainState: hash)
+    persisted.state = RightStateName.authorized
+    try register(persisted, for: client)
+    return ["right": .string(persisted.id), "identifier": .string(identifier)]
+  }
 
-    /// The not-authorized error of key, secret and save calls: no prompt is ever shown for them.
-    func notAuthorizedError(_ right: AuthRight) -> RPCError {
-        RPCError(
-            .authenticationFailed, "The right is not authorized; call right.authorize first.",
-            data: ["reason": "notAuthorized", "right": .string(right.id)])
+  func loadRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let identifier = try identifier(params)
+    let owner = owner(of: client)
+    guard
+      let record = try withStore({ store in try store.right(owner: owner, identifier: identifier) })
+    else {
+      throw storeError(RightStoreError.notFound)
     }
-
-    // MARK: rightStore.*
-
-    func saveRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let right = try right(params, of: client)
-        let identifier = try identifier(params)
-        let secret = try params.optionalBase64("secret", maxBytes: Self.maxSecretBytes)
-        revalidate(right, of: client)
-        guard right.isAuthorized else { throw notAuthorizedError(right) }
-        let owner = owner(of: client)
-        let hash = right.requirement == .biometryCurrentSet ? right.boundDomainState ?? domainStateHash : nil
-        let record = try withStore { store in
-            try store.saveRight(
-                owner: owner, identifier: identifier, requirement: right.requirement.storedName, domainStateHash: hash,
-                secret: secret)
-        }
-        // The user has just proved presence for the right being saved: its persisted form starts authorized.
-        let persisted = AuthRight(
-            id: Self.makeRightID(), requirement: right.requirement, persisted: record, boundDomainState: hash)
-        persisted.state = RightStateName.authorized
-        try register(persisted, for: client)
-        return ["right": .string(persisted.id), "identifier": .string(identifier)]
+    guard let requirement = RightRequirement(storedName: record.requirement) else {
+      throw storeError(RightStoreError.corrupt("unknown requirement \(record.requirement)"))
     }
+    let right = AuthRight(
+      id: Self.makeRightID(), requirement: requirement, persisted: record,
+      boundDomainState: record.domainStateHash)
+    try register(right, for: client)
+    return [
+      "right": .string(right.id), "identifier": .string(identifier),
+      "requirement": .string(record.requirement),
+    ]
+  }
 
-    func loadRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let identifier = try identifier(params)
-        let owner = owner(of: client)
-        guard let record = try withStore({ store in try store.right(owner: owner, identifier: identifier) }) else {
-            throw storeError(RightStoreError.notFound)
-        }
-        guard let requirement = RightRequirement(storedName: record.requirement) else {
-            throw storeError(RightStoreError.corrupt("unknown requirement \(record.requirement)"))
-        }
-        let right = AuthRight(
-            id: Self.makeRightID(), requirement: requirement, persisted: record, boundDomainState: record.domainStateHash)
-        try register(right, for: client)
-        return ["right": .string(right.id), "identifier": .string(identifier), "requirement": .string(record.requirement)]
+  func removeRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let owner: Owner
+    let identifier: String
+    if let handle = params.object["right"], handle != .null {
+      let right = try right(params, of: client)
+      guard let record = right.persisted else { throw notPersistedError() }
+      (owner, identifier) = (record.owner, record.identifier)
+    } else {
+      (owner, identifier) = (self.owner(of: client), try self.identifier(params))
     }
+    guard try withStore({ store in try store.removeRight(owner: owner, identifier: identifier) })
+    else {
+      throw storeError(RightStoreError.notFound)
+    }
+    for right in client.rights.values
+    where right.persisted?.owner == owner && right.persisted?.identifier == identifier {
+      deauthorize(right, of: client, reason: "removed")
+    }
+    return [:]
+  }
 
-    func removeRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-        let owner: Owner
-        let identifier: String
-        if let handle = params.object["right"], handle != .null {
-            let right = try right(params, of: client)
-            guard let record = right.persisted else { throw notPersistedError() }
-            (owner, identifier) = (record.owner, record.identifier)
-        } else {
-            (owner, identifier) = (self.owner(of: client), try self.identifier(params))
-        }
-        guard try withStore({ store in try store.removeRight(owner: owner, identifier: identifier) }) else {
-            throw storeError(RightStoreError.notFound)
-        }
-        for right in client.rights.values where right.persisted?.owner == owner && right.persisted?.identifier == identifier {
-            deauthorize(right, of: client, reason: "removed")
-        }
-        return [:]
+  func removeAllRights(client: ClientSession) throws(RPCError) -> JSONValue {
+    let owner = owner(of: client)
+    let removed = try withStore { store in try store.removeAllRights(owner: owner) }
+    for right in client.rights.values where right.persisted?.owner == owner {
+      deauthorize(right, of: client, reason: "removed")
     }
+    return ["removed": .int(removed)]
+  }
 
-    func removeAllRights(client: ClientSession) throws(RPCError) -> JSONValue {
-        let owner = owner(of: client)
-        let removed = try withStore { store in try store.removeAllRights(owner: owner) }
-        for right in client.rights.values where right.persisted?.owner == owner {
-            deauthorize(right, of: client, reason: "removed")
-        }
-        return ["removed": .int(removed)]
-    }
-
-    /// The error for a plain right passed where a persisted one is needed.
-    func notPersistedError() -> RPCError {
-        .invalidParams(
-            "right",
-            "is a plain right; key, secret and remove calls need a persisted right "
-                + "(from rightStore.saveRight or rightStore.right)")
-    }
+  /// The error for a plain right passed where a persisted one is needed.
+  func notPersistedError() -> RPCError {
+    .invalidParams(
+      "right",
+      "is a plain right; key, secret and remove calls need a persisted right "
+        + "(from rightStore.saveRight or rightStore.right)")
+  }
 }

@@ -6,235 +6,258 @@ import Sensors
 /// device state. An actor whose executor is injected: the daemon passes its event loop, so the loop
 /// calls in synchronously with `assumeIsolated`; tests pass a thread executor.
 public actor Broker {
-    let executor: any SerialExecutor
-    /// The policy settings in force.
-    public internal(set) var configuration: BrokerConfiguration
-    /// The sensor drivers.
-    public internal(set) var sensors: SensorRegistry
-    let time: any TimeSource
-    let log: any EvaluationLog
-    /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
-    let rightStore: RightStore?
-    var device = DeviceState()
-    var clients: [Int: ClientSession] = [:]
-    var nextClientNumber = 0
-    var queue: [Evaluation] = []
-    var running: Evaluation?
-    var evaluations: [String: Evaluation] = [:]
-    var outcomes: [String: Int] = [:]
-    var shuttingDown = false
-    var deadlineWatcher: Task<Void, Never>?
-    let startedAt: Duration
-    /// The daemon's version, reported by session.hello and broker.status.
-    public let version: String
+  let executor: any SerialExecutor
+  /// The policy settings in force.
+  public internal(set) var configuration: BrokerConfiguration
+  /// The sensor drivers.
+  public internal(set) var sensors: SensorRegistry
+  let time: any TimeSource
+  let log: any EvaluationLog
+  /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
+  let rightStore: RightStore?
+  var device = DeviceState()
+  var clients: [Int: ClientSession] = [:]
+  var nextClientNumber = 0
+  var queue: [Evaluation] = []
+  var running: Evaluation?
+  var evaluations: [String: Evaluation] = [:]
+  var outcomes: [String: Int] = [:]
+  var shuttingDown = false
+  var deadlineWatcher: Task<Void, Never>?
+  let startedAt: Duration
+  /// The daemon's version, reported by session.hello and broker.status.
+  public let version: String
 
-    /// Runs on the given executor.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+  /// Runs on the given executor.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
 
-    /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
-    public init(
-        configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?, time: any TimeSource,
-        log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0", rightStore: RightStore? = nil
-    ) {
-        self.rightStore = rightStore
-        self.configuration = configuration
-        self.sensors = sensors
-        self.time = time
-        self.log = log
-        self.executor = executor
-        self.version = version
-        device.passcode = passcode
-        startedAt = time.now()
+  /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
+  public init(
+    configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
+    time: any TimeSource,
+    log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0",
+    rightStore: RightStore? = nil
+  ) {
+    self.rightStore = rightStore
+    self.configuration = configuration
+    self.sensors = sensors
+    self.time = time
+    self.log = log
+    self.executor = executor
+    self.version = version
+    device.passcode = passcode
+    startedAt = time.now()
+  }
+
+  // MARK: Clients
+
+  /// Registers a new connection.
+  public func connect(peer: PeerIdentity, name: String, channel: any ClientChannel) -> ClientSession
+  {
+    nextClientNumber += 1
+    let isAdmin =
+      peer.uid == 0
+      || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
+    let session = ClientSession(
+      number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel)
+    clients[session.number] = session
+    return session
+  }
+
+  /// A connection closed: its evaluations end (a logged drop) and its contexts are dropped.
+  public func disconnect(_ client: ClientSession) {
+    guard client.connected else { return }
+    client.connected = false
+    clients[client.number] = nil
+    if client.monitoring { monitorCount -= 1 }
+    for evaluation in Array(client.evaluations.values) {
+      log.clientDropped(
+        pid: client.peer.pid, uid: client.peer.uid, name: client.name,
+        requestID: evaluation.requestID,
+        reason: "disconnected")
+      finish(
+        evaluation, .failure(error(.appCancel, evaluation, reason: "clientGone")), answer: false)
     }
+    client.contexts.removeAll()
+    dropRights(of: client)
+  }
 
-    // MARK: Clients
+  /// The number of connected clients.
+  public var clientCount: Int { clients.count }
+  /// How many evaluations wait.
+  public var queuedCount: Int { queue.count }
+  /// Whether an evaluation runs.
+  public var isEvaluating: Bool { running != nil }
 
-    /// Registers a new connection.
-    public func connect(peer: PeerIdentity, name: String, channel: any ClientChannel) -> ClientSession {
-        nextClientNumber += 1
-        let isAdmin = peer.uid == 0 || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
-        let session = ClientSession(number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel)
-        clients[session.number] = session
-        return session
+  // MARK: Queue
+
+  func enqueue(_ evaluation: Evaluation) {
+    evaluations[evaluation.requestID] = evaluation
+    evaluation.client.evaluations[evaluation.requestID] = evaluation
+    evaluation.context.inFlight = evaluation
+    if configuration.overlap == .preempt, let current = running {
+      finish(
+        current, .failure(error(.systemCancel, current, reason: "canceledByAnotherAuthentication")))
     }
+    if running == nil && queue.isEmpty {
+      start(evaluation)
+      return
+    }
+    queue.append(evaluation)
+    evaluation.client.queuedCount += 1
+    let position = queue.count
+    notify(evaluation, Notification.queued, ["position": .int(position)])
+    monitor(evaluation, "queued", ["position": .int(position)])
+  }
 
-    /// A connection closed: its evaluations end (a logged drop) and its contexts are dropped.
-    public func disconnect(_ client: ClientSession) {
-        guard client.connected else { return }
-        client.connected = false
-        clients[client.number] = nil
-        if client.monitoring { monitorCount -= 1 }
-        for evaluation in Array(client.evaluations.values) {
-            log.clientDropped(
-                pid: client.peer.pid, uid: client.peer.uid, name: client.name, requestID: evaluation.requestID,
-                reason: "disconnected")
-            finish(evaluation, .failure(error(.appCancel, evaluation, reason: "clientGone")), answer: false)
+  func start(_ evaluation: Evaluation) {
+    evaluation.phase = .running
+    running = evaluation
+    evaluation.sensor = plannedSensor(for: evaluation.policy)
+    notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
+    monitor(evaluation, "started", [:])
+    log.evaluationStarted(record(evaluation))
+    evaluation.deadline = time.now() + configuration.promptTimeout
+    watchPromptDeadline()
+    evaluation.task = Task {
+      let outcome = await self.run(evaluation)
+      self.finish(evaluation, outcome)
+    }
+  }
+
+  func startNext() {
+    guard running == nil, !queue.isEmpty else { return }
+    let next = queue.removeFirst()
+    next.client.queuedCount -= 1
+    start(next)
+  }
+
+  /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
+  /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
+  func finish(_ evaluation: Evaluation, _ outcome: Result<JSONValue, RPCError>, answer: Bool = true)
+  {
+    guard evaluation.phase != .finished else { return }
+    let wasRunning = evaluation.phase == .running
+    let wasQueued = evaluation.phase == .queued
+    evaluation.phase = .finished
+    evaluations[evaluation.requestID] = nil
+    evaluation.client.evaluations[evaluation.requestID] = nil
+    if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
+    if wasQueued, let index = queue.firstIndex(where: { $0 === evaluation }) {
+      queue.remove(at: index)
+      evaluation.client.queuedCount -= 1
+    }
+    evaluation.task?.cancel()
+    let result: EvaluationResult
+    switch outcome {
+    case .success:
+      result = EvaluationResult(name: "success", code: nil, reason: nil)
+      evaluation.context.lastSuccess = time.now()
+    case .failure(let error):
+      result = EvaluationResult(
+        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
+    }
+    outcomes[result.name, default: 0] += 1
+    log.evaluationFinished(record(evaluation), result: result)
+    var event: JSONObject = ["result": .string(result.name)]
+    if let reason = result.reason { event["reason"] = .string(reason) }
+    monitor(evaluation, "finished", event)
+    let delivered = evaluation.transform?(outcome) ?? outcome
+    if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
+    if wasRunning && running === evaluation {
+      running = nil
+      startNext()
+    }
+  }
+
+  // MARK: Helpers
+
+  func record(_ evaluation: Evaluation) -> EvaluationRecord {
+    EvaluationRecord(
+      requestID: evaluation.requestID, contextID: evaluation.context.id,
+      clientPID: evaluation.client.peer.pid,
+      clientUID: evaluation.client.peer.uid, clientName: evaluation.client.name,
+      policy: evaluation.policy,
+      sensor: evaluation.sensor)
+  }
+
+  func error(
+    _ code: ErrorCode, _ evaluation: Evaluation, reason: String? = nil, message: String? = nil
+  ) -> RPCError {
+    RPCError(
+      code, message,
+      data: ["requestID": .string(evaluation.requestID), "reason": reason.map(JSONValue.string)])
+  }
+
+  func notify(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
+    guard evaluation.client.connected else { return }
+    var full: JSONObject = ["requestID": .string(evaluation.requestID)]
+    if method == Notification.queued || method == Notification.started, let rpcID = evaluation.rpcID
+    {
+      full["id"] = rpcID.json
+    }
+    full.members.append(contentsOf: params.members)
+    evaluation.client.channel.notify(method, full)
+  }
+
+  /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
+  func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
+    guard monitorCount > 0 else { return }
+    var params: JSONObject = [
+      "event": .string(event), "requestID": .string(evaluation.requestID),
+      "clientPID": .int(Int(evaluation.client.peer.pid)),
+      "clientUID": .int(Int(evaluation.client.peer.uid)),
+      "clientName": .string(evaluation.client.name), "policy": evaluation.policy.json,
+    ]
+    params.members.append(contentsOf: extra.members)
+    for client in clients.values where client.monitoring {
+      if client.isAdmin || client.peer.uid == evaluation.client.peer.uid {
+        client.channel.notify(Notification.monitorEvent, params)
+      }
+    }
+  }
+
+  var monitorCount = 0
+
+  /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
+  /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
+  /// leaves when nothing runs, so finished evaluations leave no timer behind.
+  func watchPromptDeadline() {
+    guard deadlineWatcher == nil else { return }
+    deadlineWatcher = Task {
+      while let current = self.running, let deadline = current.deadline {
+        let now = self.time.now()
+        if now >= deadline {
+          self.finish(current, .failure(self.error(.systemCancel, current, reason: "timeout")))
+          continue
         }
-        client.contexts.removeAll()
-        dropRights(of: client)
-    }
-
-    /// The number of connected clients.
-    public var clientCount: Int { clients.count }
-    /// How many evaluations wait.
-    public var queuedCount: Int { queue.count }
-    /// Whether an evaluation runs.
-    public var isEvaluating: Bool { running != nil }
-
-    // MARK: Queue
-
-    func enqueue(_ evaluation: Evaluation) {
-        evaluations[evaluation.requestID] = evaluation
-        evaluation.client.evaluations[evaluation.requestID] = evaluation
-        evaluation.context.inFlight = evaluation
-        if configuration.overlap == .preempt, let current = running {
-            finish(current, .failure(error(.systemCancel, current, reason: "canceledByAnotherAuthentication")))
+        do {
+          try await self.time.sleep(until: min(deadline, now + .seconds(1)))
+        } catch {
+          break
         }
-        if running == nil && queue.isEmpty {
-            start(evaluation)
-            return
-        }
-        queue.append(evaluation)
-        evaluation.client.queuedCount += 1
-        let position = queue.count
-        notify(evaluation, Notification.queued, ["position": .int(position)])
-        monitor(evaluation, "queued", ["position": .int(position)])
+      }
+      self.deadlineWatcher = nil
     }
+  }
 
-    func start(_ evaluation: Evaluation) {
-        evaluation.phase = .running
-        running = evaluation
-        evaluation.sensor = plannedSensor(for: evaluation.policy)
-        notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
-        monitor(evaluation, "started", [:])
-        log.evaluationStarted(record(evaluation))
-        evaluation.deadline = time.now() + configuration.promptTimeout
-        watchPromptDeadline()
-        evaluation.task = Task {
-            let outcome = await self.run(evaluation)
-            self.finish(evaluation, outcome)
-        }
+  /// Ends every queued and running evaluation with systemCancel and refuses new ones (SIGTERM).
+  public func shutdown() {
+    shuttingDown = true
+    deadlineWatcher?.cancel()
+    for evaluation in queue + (running.map { [$0] } ?? []) {
+      finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
     }
+  }
 
-    func startNext() {
-        guard running == nil, !queue.isEmpty else { return }
-        let next = queue.removeFirst()
-        next.client.queuedCount -= 1
-        start(next)
-    }
-
-    /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
-    /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
-    func finish(_ evaluation: Evaluation, _ outcome: Result<JSONValue, RPCError>, answer: Bool = true) {
-        guard evaluation.phase != .finished else { return }
-        let wasRunning = evaluation.phase == .running
-        let wasQueued = evaluation.phase == .queued
-        evaluation.phase = .finished
-        evaluations[evaluation.requestID] = nil
-        evaluation.client.evaluations[evaluation.requestID] = nil
-        if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
-        if wasQueued, let index = queue.firstIndex(where: { $0 === evaluation }) {
-            queue.remove(at: index)
-            evaluation.client.queuedCount -= 1
-        }
-        evaluation.task?.cancel()
-        let result: EvaluationResult
-        switch outcome {
-        case .success:
-            result = EvaluationResult(name: "success", code: nil, reason: nil)
-            evaluation.context.lastSuccess = time.now()
-        case .failure(let error):
-            result = EvaluationResult(name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
-        }
-        outcomes[result.name, default: 0] += 1
-        log.evaluationFinished(record(evaluation), result: result)
-        var event: JSONObject = ["result": .string(result.name)]
-        if let reason = result.reason { event["reason"] = .string(reason) }
-        monitor(evaluation, "finished", event)
-        let delivered = evaluation.transform?(outcome) ?? outcome
-        if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
-        if wasRunning && running === evaluation {
-            running = nil
-            startNext()
-        }
-    }
-
-    // MARK: Helpers
-
-    func record(_ evaluation: Evaluation) -> EvaluationRecord {
-        EvaluationRecord(
-            requestID: evaluation.requestID, contextID: evaluation.context.id, clientPID: evaluation.client.peer.pid,
-            clientUID: evaluation.client.peer.uid, clientName: evaluation.client.name, policy: evaluation.policy,
-            sensor: evaluation.sensor)
-    }
-
-    func error(_ code: ErrorCode, _ evaluation: Evaluation, reason: String? = nil, message: String? = nil) -> RPCError {
-        RPCError(code, message, data: ["requestID": .string(evaluation.requestID), "reason": reason.map(JSONValue.string)])
-    }
-
-    func notify(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
-        guard evaluation.client.connected else { return }
-        var full: JSONObject = ["requestID": .string(evaluation.requestID)]
-        if method == Notification.queued || method == Notification.started, let rpcID = evaluation.rpcID {
-            full["id"] = rpcID.json
-        }
-        full.members.append(contentsOf: params.members)
-        evaluation.client.channel.notify(method, full)
-    }
-
-    /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
-    func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
-        guard monitorCount > 0 else { return }
-        var params: JSONObject = [
-            "event": .string(event), "requestID": .string(evaluation.requestID),
-            "clientPID": .int(Int(evaluation.client.peer.pid)), "clientUID": .int(Int(evaluation.client.peer.uid)),
-            "clientName": .string(evaluation.client.name), "policy": evaluation.policy.json,
-        ]
-        params.members.append(contentsOf: extra.members)
-        for client in clients.values where client.monitoring {
-            if client.isAdmin || client.peer.uid == evaluation.client.peer.uid {
-                client.channel.notify(Notification.monitorEvent, params)
-            }
-        }
-    }
-
-    var monitorCount = 0
-
-    /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
-    /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
-    /// leaves when nothing runs, so finished evaluations leave no timer behind.
-    func watchPromptDeadline() {
-        guard deadlineWatcher == nil else { return }
-        deadlineWatcher = Task {
-            while let current = self.running, let deadline = current.deadline {
-                let now = self.time.now()
-                if now >= deadline {
-                    self.finish(current, .failure(self.error(.systemCancel, current, reason: "timeout")))
-                    continue
-                }
-                do {
-                    try await self.time.sleep(until: min(deadline, now + .seconds(1)))
-                } catch {
-                    break
-                }
-            }
-            self.deadlineWatcher = nil
-        }
-    }
-
-    /// Ends every queued and running evaluation with systemCancel and refuses new ones (SIGTERM).
-    public func shutdown() {
-        shuttingDown = true
-        deadlineWatcher?.cancel()
-        for evaluation in queue + (running.map { [$0] } ?? []) {
-            finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
-        }
-    }
-
-    /// Replaces the policy settings and sensors (SIGHUP); evaluations in flight keep their sensors.
-    public func reload(configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String??) {
-        self.configuration = configuration
-        self.sensors = sensors
-        if let passcode { device.passcode = passcode }
-    }
+  /// Replaces the policy settings and sensors (SIGHUP); evaluations in flight keep their sensors.
+  public func reload(
+    configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String??
+  ) {
+    self.configuration = configuration
+    self.sensors = sensors
+    if let passcode { device.passcode = passcode }
+  }
 }

@@ -1,32 +1,34 @@
 /// How the broker treats a new evaluation while another one runs (SPEC 5.1).
 public enum OverlapMode: String, Sendable {
-    /// One prompt at a time; the rest wait in a FIFO queue.
-    case queue
-    /// As iOS does: the newer evaluation ends the running one with systemCancel.
-    case preempt
+  /// One prompt at a time; the rest wait in a FIFO queue.
+  case queue
+  /// As iOS does: the newer evaluation ends the running one with systemCancel.
+  case preempt
 }
 
 /// The broker's policy settings (the `[Broker]` section), every one with a default.
 public struct BrokerConfiguration: Sendable, Equatable {
-    /// Queue or preempt.
-    public var overlap: OverlapMode = .queue
-    /// Evaluations waiting in total before queueFull.
-    public var maxQueue = 1024
-    /// Evaluations one client may have waiting before queueFull.
-    public var maxQueuePerClient = 64
-    /// A prompt nobody answers ends with systemCancel after this long.
-    public var promptTimeout: Duration = .seconds(60)
-    /// Failed biometric matches allowed in one evaluation.
-    public var maxBiometricAttempts = 3
-    /// Consecutive failed matches, machine-wide, that lock biometry out.
-    public var lockoutThreshold = 5
-    /// The consecutive failed passcode from which on each further try waits (the 6th, as on iOS).
-    public var passcodeDelayFromFailure = 6
-    /// The escalating waits once past that many failures.
-    public var passcodeDelays: [Duration] = [.seconds(60), .seconds(300), .seconds(900), .seconds(3600)]
-    /// The group whose members may administer sensors (besides root); nil for root only.
-    public var adminGroupID: UInt32? = nil
+  /// Queue or preempt.
+  public var overlap: OverlapMode = .queue
+  /// Evaluations waiting in total before queueFull.
+  public var maxQueue = 1024
+  /// Evaluations one client may have waiting before queueFull.
+  public var maxQueuePerClient = 64
+  /// A prompt nobody answers ends with systemCancel after this long.
+  public var promptTimeout: Duration = .seconds(60)
+  /// Failed biometric matches allowed in one evaluation.
+  public var maxBiometricAttempts = 3
+  /// Consecutive failed matches, machine-wide, that lock biometry out.
+  public var lockoutThreshold = 5
+  /// The consecutive failed passcode from which on each further try waits (the 6th, as on iOS).
+  public var passcodeDelayFromFailure = 6
+  /// The escalating waits once past that many failures.
+  public var passcodeDelays: [Duration] = [
+    .seconds(60), .seconds(300), .seconds(900), .seconds(3600),
+  ]
+  /// The group whose members may administer sensors (besides root); nil for root only.
+  public var adminGroupID: UInt32? = nil
 
-    /// The defaults.
-    public init() {}
+  /// The defaults.
+  public init() {}
 }

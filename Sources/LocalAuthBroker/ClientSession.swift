@@ -2,89 +2,89 @@ import LocalAuthProtocol
 
 /// Who is on the other end of a connection, as the kernel says (SO_PEERCRED), never as the client claims.
 public struct PeerIdentity: Sendable, Equatable {
-    /// The peer's process id.
-    public var pid: Int32
-    /// The peer's user id.
-    public var uid: UInt32
-    /// The peer's primary group id.
-    public var gid: UInt32
-    /// The peer's supplementary groups (SO_PEERGROUPS).
-    public var groups: [UInt32]
+  /// The peer's process id.
+  public var pid: Int32
+  /// The peer's user id.
+  public var uid: UInt32
+  /// The peer's primary group id.
+  public var gid: UInt32
+  /// The peer's supplementary groups (SO_PEERGROUPS).
+  public var groups: [UInt32]
 
-    /// An identity.
-    public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-        self.groups = groups
-    }
+  /// An identity.
+  public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+    self.pid = pid
+    self.uid = uid
+    self.gid = gid
+    self.groups = groups
+  }
 }
 
 /// Where the broker sends a client's notifications. Called only on the broker's executor.
 public protocol ClientChannel: AnyObject, Sendable {
-    /// Sends one notification to the client.
-    func notify(_ method: String, _ params: JSONObject)
+  /// Sends one notification to the client.
+  func notify(_ method: String, _ params: JSONObject)
 }
 
 /// The one-shot answer to a request whose result comes later. Called only on the broker's executor,
 /// at most once (the broker guarantees it).
 public protocol Responder: Sendable {
-    /// Delivers the response.
-    func respond(_ result: Result<JSONValue, RPCError>)
+  /// Delivers the response.
+  func respond(_ result: Result<JSONValue, RPCError>)
 }
 
 /// A responder for JSON-RPC notifications, whose outcomes nobody hears.
 public struct DiscardingResponder: Responder {
-    /// A responder that drops the answer.
-    public init() {}
-    /// Drops the answer.
-    public func respond(_ result: Result<JSONValue, RPCError>) {}
+  /// A responder that drops the answer.
+  public init() {}
+  /// Drops the answer.
+  public func respond(_ result: Result<JSONValue, RPCError>) {}
 }
 
 /// One connected client: its identity, declared name, contexts and queued work. Broker-isolated.
 public final class ClientSession: @unchecked Sendable {
-    // Mutated only on the broker's executor (the broker actor owns every session).
-    /// A number unique to this daemon run.
-    public let number: Int
-    /// The kernel's word on who this is.
-    public let peer: PeerIdentity
-    /// Whether the peer may administer sensors.
-    public let isAdmin: Bool
-    let channel: any ClientChannel
-    /// The name the client declared in session.hello (or its process name).
-    public internal(set) var name: String
-    /// The app id the rights store scopes rows to.
-    public internal(set) var appID: String
-    var interactive = true
-    var active = true
-    var monitoring = false
-    var contexts: [String: AuthContext] = [:]
-    /// Ids of invalidated contexts (their objects are freed), newest last, so later use still gets
-    /// invalidContext; bounded by `rememberedInvalidations`.
-    var invalidatedContexts: Set<String> = []
-    var invalidationOrder: [String] = []
-    static let rememberedInvalidations = 4096
+  // Mutated only on the broker's executor (the broker actor owns every session).
+  /// A number unique to this daemon run.
+  public let number: Int
+  /// The kernel's word on who this is.
+  public let peer: PeerIdentity
+  /// Whether the peer may administer sensors.
+  public let isAdmin: Bool
+  let channel: any ClientChannel
+  /// The name the client declared in session.hello (or its process name).
+  public internal(set) var name: String
+  /// The app id the rights store scopes rows to.
+  public internal(set) var appID: String
+  var interactive = true
+  var active = true
+  var monitoring = false
+  var contexts: [String: AuthContext] = [:]
+  /// Ids of invalidated contexts (their objects are freed), newest last, so later use still gets
+  /// invalidContext; bounded by `rememberedInvalidations`.
+  var invalidatedContexts: Set<String> = []
+  var invalidationOrder: [String] = []
+  static let rememberedInvalidations = 4096
 
-    /// Forgets an invalidated context's object but remembers its id.
-    func forget(invalidated context: AuthContext) {
-        contexts[context.id] = nil
-        guard invalidatedContexts.insert(context.id).inserted else { return }
-        invalidationOrder.append(context.id)
-        if invalidationOrder.count > Self.rememberedInvalidations {
-            invalidatedContexts.remove(invalidationOrder.removeFirst())
-        }
+  /// Forgets an invalidated context's object but remembers its id.
+  func forget(invalidated context: AuthContext) {
+    contexts[context.id] = nil
+    guard invalidatedContexts.insert(context.id).inserted else { return }
+    invalidationOrder.append(context.id)
+    if invalidationOrder.count > Self.rememberedInvalidations {
+      invalidatedContexts.remove(invalidationOrder.removeFirst())
     }
-    var queuedCount = 0
-    var evaluations: [String: Evaluation] = [:]
-    var rights: [String: AuthRight] = [:]
-    var connected = true
+  }
+  var queuedCount = 0
+  var evaluations: [String: Evaluation] = [:]
+  var rights: [String: AuthRight] = [:]
+  var connected = true
 
-    init(number: Int, peer: PeerIdentity, isAdmin: Bool, name: String, channel: any ClientChannel) {
-        self.number = number
-        self.peer = peer
-        self.isAdmin = isAdmin
-        self.channel = channel
-        self.name = name
-        appID = "uid-\(peer.uid)"
-    }
+  init(number: Int, peer: PeerIdentity, isAdmin: Bool, name: String, channel: any ClientChannel) {
+    self.number = number
+    self.peer = peer
+    self.isAdmin = isAdmin
+    self.channel = channel
+    self.name = name
+    appID = "uid-\(peer.uid)"
+  }
 }

@@ -2,62 +2,62 @@ import LocalAuthProtocol
 
 /// One evaluatePolicy request: queued, then running, then finished exactly once. Broker-isolated.
 final class Evaluation {
-    enum Phase { case queued, running, finished }
+  enum Phase { case queued, running, finished }
 
-    let requestID: String
-    let client: ClientSession
-    let context: AuthContext
-    let policy: Policy
-    let reason: String
-    let rpcID: RequestID?
-    var responder: any Responder
-    var phase: Phase = .queued
-    var task: Task<Void, Never>?
-    /// When an unanswered prompt ends with systemCancel (set when it starts running).
-    var deadline: Duration?
-    /// The sensor in use, for logs and the success result.
-    var sensor: String?
-    /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
-    var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
+  let requestID: String
+  let client: ClientSession
+  let context: AuthContext
+  let policy: Policy
+  let reason: String
+  let rpcID: RequestID?
+  var responder: any Responder
+  var phase: Phase = .queued
+  var task: Task<Void, Never>?
+  /// When an unanswered prompt ends with systemCancel (set when it starts running).
+  var deadline: Duration?
+  /// The sensor in use, for logs and the success result.
+  var sensor: String?
+  /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
+  var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
 
-    init(
-        requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,
-        rpcID: RequestID?, responder: any Responder
-    ) {
-        self.requestID = requestID
-        self.client = client
-        self.context = context
-        self.policy = policy
-        self.reason = reason
-        self.rpcID = rpcID
-        self.responder = responder
-    }
+  init(
+    requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,
+    rpcID: RequestID?, responder: any Responder
+  ) {
+    self.requestID = requestID
+    self.client = client
+    self.context = context
+    self.policy = policy
+    self.reason = reason
+    self.rpcID = rpcID
+    self.responder = responder
+  }
 }
 
 /// A random RFC 4122 version-4 UUID string, without Foundation (two 64-bit draws, not sixteen).
 func makeUUID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let high = generator.next()
-    let low = generator.next()
-    var bytes = [UInt8](repeating: 0, count: 16)
-    for index in 0..<8 {
-        bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))
-        bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * index))
+  var generator = SystemRandomNumberGenerator()
+  let high = generator.next()
+  let low = generator.next()
+  var bytes = [UInt8](repeating: 0, count: 16)
+  for index in 0..<8 {
+    bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))
+    bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * index))
+  }
+  bytes[6] = (bytes[6] & 0x0F) | 0x40
+  bytes[8] = (bytes[8] & 0x3F) | 0x80
+  let hex: StaticString = "0123456789ABCDEF"
+  return String(unsafeUninitializedCapacity: 36) { buffer in
+    var position = 0
+    for (index, byte) in bytes.enumerated() {
+      if index == 4 || index == 6 || index == 8 || index == 10 {
+        buffer[position] = UInt8(ascii: "-")
+        position += 1
+      }
+      buffer[position] = hex.utf8Start[Int(byte >> 4)]
+      buffer[position + 1] = hex.utf8Start[Int(byte & 0x0F)]
+      position += 2
     }
-    bytes[6] = (bytes[6] & 0x0F) | 0x40
-    bytes[8] = (bytes[8] & 0x3F) | 0x80
-    let hex: StaticString = "0123456789ABCDEF"
-    return String(unsafeUninitializedCapacity: 36) { buffer in
-        var position = 0
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 {
-                buffer[position] = UInt8(ascii: "-")
-                position += 1
-            }
-            buffer[position] = hex.utf8Start[Int(byte >> 4)]
-            buffer[position + 1] = hex.utf8Start[Int(byte & 0x0F)]
-            position += 2
-        }
-        return position
-    }
+    return position
+  }
 }

@@ -2,97 +2,101 @@ import LocalAuthProtocol
 
 /// One sensor as `sensors.list` reports it.
 public struct SensorState: Sendable, Equatable {
-    /// The configured name ("face", "passcode").
-    public var name: String
-    /// The kind: faceID, touchID, opticID, passcode, companion.
-    public var kind: String
-    /// Whether the sensor is connected and usable.
-    public var available: Bool
-    /// The enrolled identities (only shown to administrators; empty otherwise).
-    public var enrolled: [String]
-    /// Whether biometry is locked out.
-    public var lockedOut: Bool
-    /// Consecutive failed attempts.
-    public var failedAttempts: Int
+  /// The configured name ("face", "passcode").
+  public var name: String
+  /// The kind: faceID, touchID, opticID, passcode, companion.
+  public var kind: String
+  /// Whether the sensor is connected and usable.
+  public var available: Bool
+  /// The enrolled identities (only shown to administrators; empty otherwise).
+  public var enrolled: [String]
+  /// Whether biometry is locked out.
+  public var lockedOut: Bool
+  /// Consecutive failed attempts.
+  public var failedAttempts: Int
 
-    /// Reads one element of `sensors.list`.
-    public init(json: JSONValue) {
-        let o = json.objectValue ?? [:]
-        name = o["name"]?.stringValue ?? ""
-        kind = o["kind"]?.stringValue ?? ""
-        available = o["available"]?.boolValue ?? false
-        switch o["enrolled"] {
-        case .array(let identities)?: enrolled = identities.compactMap(\.stringValue)
-        default: enrolled = []
-        }
-        lockedOut = o["lockedOut"]?.boolValue ?? false
-        failedAttempts = o["failedAttempts"]?.intValue ?? 0
+  /// Reads one element of `sensors.list`.
+  public init(json: JSONValue) {
+    let o = json.objectValue ?? [:]
+    name = o["name"]?.stringValue ?? ""
+    kind = o["kind"]?.stringValue ?? ""
+    available = o["available"]?.boolValue ?? false
+    switch o["enrolled"] {
+    case .array(let identities)?: enrolled = identities.compactMap(\.stringValue)
+    default: enrolled = []
     }
+    lockedOut = o["lockedOut"]?.boolValue ?? false
+    failedAttempts = o["failedAttempts"]?.intValue ?? 0
+  }
 }
 
 /// The broker's counters from `broker.status`.
 public struct BrokerStatus: Sendable, Equatable {
-    /// The daemon's version.
-    public var version: String
-    /// Seconds since the daemon started.
-    public var uptimeSeconds: Double
-    /// Connected clients.
-    public var clients: Int
-    /// Evaluations running now (0 or 1).
-    public var evaluating: Int
-    /// Evaluations waiting in the queue.
-    public var queued: Int
-    /// How many evaluations ended with each outcome name ("success", "userCancel", …).
-    public var outcomes: [String: Int]
+  /// The daemon's version.
+  public var version: String
+  /// Seconds since the daemon started.
+  public var uptimeSeconds: Double
+  /// Connected clients.
+  public var clients: Int
+  /// Evaluations running now (0 or 1).
+  public var evaluating: Int
+  /// Evaluations waiting in the queue.
+  public var queued: Int
+  /// How many evaluations ended with each outcome name ("success", "userCancel", …).
+  public var outcomes: [String: Int]
 
-    /// Reads a `broker.status` result.
-    public init(json: JSONValue) {
-        let o = json.objectValue ?? [:]
-        version = o["version"]?.stringValue ?? ""
-        uptimeSeconds = o["uptimeSeconds"]?.doubleValue ?? 0
-        clients = o["clients"]?.intValue ?? 0
-        evaluating = o["evaluating"]?.intValue ?? 0
-        queued = o["queued"]?.intValue ?? 0
-        var outcomes: [String: Int] = [:]
-        for member in o["outcomes"]?.objectValue?.members ?? [] { outcomes[member.key] = member.value.intValue ?? 0 }
-        self.outcomes = outcomes
+  /// Reads a `broker.status` result.
+  public init(json: JSONValue) {
+    let o = json.objectValue ?? [:]
+    version = o["version"]?.stringValue ?? ""
+    uptimeSeconds = o["uptimeSeconds"]?.doubleValue ?? 0
+    clients = o["clients"]?.intValue ?? 0
+    evaluating = o["evaluating"]?.intValue ?? 0
+    queued = o["queued"]?.intValue ?? 0
+    var outcomes: [String: Int] = [:]
+    for member in o["outcomes"]?.objectValue?.members ?? [] {
+      outcomes[member.key] = member.value.intValue ?? 0
     }
+    self.outcomes = outcomes
+  }
 }
 
 /// One `monitor.event` notification: a machine-wide evaluation event seen by `broker.monitor`.
 public struct MonitorEvent: Sendable, Equatable {
-    /// queued, started, feedback, fallback or finished.
-    public var event: String
-    /// The evaluation it concerns.
-    public var requestID: String?
-    /// The evaluating client's pid (from SO_PEERCRED).
-    public var clientPID: Int?
-    /// The evaluating client's uid.
-    public var clientUID: Int?
-    /// The policy's name.
-    public var policy: String?
-    /// For `finished`: the outcome's name ("success", "userCancel", …).
-    public var result: String?
-    /// For `finished` with a failure: the error's name (from `error`, or a `result` other than success).
-    public var errorName: String?
-    /// Every member, for event-specific details (position, sensor, feedback, to, result…).
-    public var params: JSONObject
+  /// queued, started, feedback, fallback or finished.
+  public var event: String
+  /// The evaluation it concerns.
+  public var requestID: String?
+  /// The evaluating client's pid (from SO_PEERCRED).
+  public var clientPID: Int?
+  /// The evaluating client's uid.
+  public var clientUID: Int?
+  /// The policy's name.
+  public var policy: String?
+  /// For `finished`: the outcome's name ("success", "userCancel", …).
+  public var result: String?
+  /// For `finished` with a failure: the error's name (from `error`, or a `result` other than success).
+  public var errorName: String?
+  /// Every member, for event-specific details (position, sensor, feedback, to, result…).
+  public var params: JSONObject
 
-    /// Reads the notification's params.
-    public init(params: JSONObject) {
-        self.params = params
-        event = params["event"]?.stringValue ?? ""
-        requestID = params["requestID"]?.stringValue
-        clientPID = params["clientPID"]?.intValue
-        clientUID = params["clientUID"]?.intValue
-        policy = params["policy"].flatMap { Policy(json: $0)?.name ?? $0.stringValue }
-        switch params["error"] {
-        case .object(let error)?: errorName = error["name"]?.stringValue ?? error["code"]?.intValue.map { ErrorCode(rawValue: $0).name }
-        case .string(let name)?: errorName = name
-        case .number(let code)?: errorName = code.intValue.map { ErrorCode(rawValue: $0).name }
-        default: errorName = nil
-        }
-        result = params["result"]?.stringValue
-        if errorName == nil, let result, result != "success" { errorName = result }
+  /// Reads the notification's params.
+  public init(params: JSONObject) {
+    self.params = params
+    event = params["event"]?.stringValue ?? ""
+    requestID = params["requestID"]?.stringValue
+    clientPID = params["clientPID"]?.intValue
+    clientUID = params["clientUID"]?.intValue
+    policy = params["policy"].flatMap { Policy(json: $0)?.name ?? $0.stringValue }
+    switch params["error"] {
+    case .object(let error)?:
+      errorName =
+        error["name"]?.stringValue ?? error["code"]?.intValue.map { ErrorCode(rawValue: $0).name }
+    case .string(let name)?: errorName = name
+    case .number(let code)?: errorName = code.intValue.map { ErrorCode(rawValue: $0).name }
+    default: errorName = nil
     }
+    result = params["result"]?.stringValue
+    if errorName == nil, let result, result != "success" { errorName = result }
+  }
 }

@@ -5,108 +5,109 @@ import Synchronization
 /// was invalidated. Evaluations started with the completion-handler form keep this core alive,
 /// not the `LAContext`, so dropping the `LAContext` still invalidates them. Thread-safe (Mutex).
 final class ContextCore: Sendable {
-    struct State {
-        var options = ContextOptions()
-        var handle: JSONValue?
-        var handleOptions: ContextOptions?
-        var handleGeneration: Int?
-        var creating: Task<JSONValue, any Error>?
-        var invalidated = false
-        var biometryType: LABiometryType = .none
-    }
+  struct State {
+    var options = ContextOptions()
+    var handle: JSONValue?
+    var handleOptions: ContextOptions?
+    var handleGeneration: Int?
+    var creating: Task<JSONValue, any Error>?
+    var invalidated = false
+    var biometryType: LABiometryType = .none
+  }
 
-    let connection: LocalAuthConnection
-    let state = Mutex(State())
+  let connection: LocalAuthConnection
+  let state = Mutex(State())
 
-    init(connection: LocalAuthConnection) { self.connection = connection }
+  init(connection: LocalAuthConnection) { self.connection = connection }
 
-    /// The daemon-side context, made with `context.create` on first use and again after a
-    /// reconnect or an option change. Concurrent callers share one creation.
-    func serverContext() async throws -> JSONValue {
-        let generation = connection.currentGeneration
-        let creation: Task<JSONValue, any Error> = state.withLock { state in
-            if let creating = state.creating { return creating }
-            if let handle = state.handle, state.handleOptions == state.options, state.handleGeneration == generation,
-                generation != nil
-            {
-                return Task { handle }
-            }
-            let options = state.options
-            let task = Task { [connection] in
-                do {
-                    let result = try await connection.call(Method.contextCreate, options.params)
-                    guard let handle = result.objectValue?["context"] else {
-                        throw RPCError(.internalError, "context.create answered without a context.")
-                    }
-                    self.created(handle, options: options, generation: connection.currentGeneration)
-                    return handle
-                } catch {
-                    self.state.withLock { $0.creating = nil }
-                    throw error
-                }
-            }
-            state.creating = task
-            return task
+  /// The daemon-side context, made with `context.create` on first use and again after a
+  /// reconnect or an option change. Concurrent callers share one creation.
+  func serverContext() async throws -> JSONValue {
+    let generation = connection.currentGeneration
+    let creation: Task<JSONValue, any Error> = state.withLock { state in
+      if let creating = state.creating { return creating }
+      if let handle = state.handle, state.handleOptions == state.options,
+        state.handleGeneration == generation,
+        generation != nil
+      {
+        return Task { handle }
+      }
+      let options = state.options
+      let task = Task { [connection] in
+        do {
+          let result = try await connection.call(Method.contextCreate, options.params)
+          guard let handle = result.objectValue?["context"] else {
+            throw RPCError(.internalError, "context.create answered without a context.")
+          }
+          self.created(handle, options: options, generation: connection.currentGeneration)
+          return handle
+        } catch {
+          self.state.withLock { $0.creating = nil }
+          throw error
         }
-        return try await creation.value
+      }
+      state.creating = task
+      return task
     }
+    return try await creation.value
+  }
 
-    private func created(_ handle: JSONValue, options: ContextOptions, generation: Int?) {
-        let invalidated = state.withLock { state in
-            state.creating = nil
-            state.handle = handle
-            state.handleOptions = options
-            state.handleGeneration = generation
-            return state.invalidated
-        }
-        if invalidated { connection.start(Method.invalidate, ["context": handle]) { _ in } }
+  private func created(_ handle: JSONValue, options: ContextOptions, generation: Int?) {
+    let invalidated = state.withLock { state in
+      state.creating = nil
+      state.handle = handle
+      state.handleOptions = options
+      state.handleGeneration = generation
+      return state.invalidated
     }
+    if invalidated { connection.start(Method.invalidate, ["context": handle]) { _ in } }
+  }
 
-    /// The current handle if it belongs to the live socket (for methods that take an optional context).
-    var liveHandle: JSONValue? {
-        let generation = connection.currentGeneration
-        return state.withLock { state in
-            generation != nil && state.handleGeneration == generation ? state.handle : nil
-        }
+  /// The current handle if it belongs to the live socket (for methods that take an optional context).
+  var liveHandle: JSONValue? {
+    let generation = connection.currentGeneration
+    return state.withLock { state in
+      generation != nil && state.handleGeneration == generation ? state.handle : nil
     }
+  }
 
-    /// Starts an evaluation on this context.
-    func startEvaluation(_ policy: LAPolicy, localizedReason: String) -> LAEvaluation {
-        let evaluation = LAEvaluation(connection: connection)
-        if state.withLock({ $0.invalidated }) {
-            evaluation.finish(.failure(LAError(.invalidContext)))
-            return evaluation
-        }
-        Task {
-            let handle: JSONValue
-            do { handle = try await serverContext() } catch {
-                evaluation.finish(.failure(error))
-                return
-            }
-            let params: JSONObject = [
-                "policy": policy.json, "localizedReason": .string(localizedReason), "context": handle,
-            ]
-            // Checked and sent under the lock, so an `invalidate()` racing with us is queued after the
-            // request and the daemon answers appCancel, not invalidContext.
-            state.withLock { state in
-                if state.invalidated || evaluation.cancelledBeforeSending {
-                    evaluation.finish(.failure(LAError(.appCancel)))
-                    return
-                }
-                connection.startEvaluating(Method.evaluatePolicy, params, into: evaluation)
-            }
-        }
-        return evaluation
+  /// Starts an evaluation on this context.
+  func startEvaluation(_ policy: LAPolicy, localizedReason: String) -> LAEvaluation {
+    let evaluation = LAEvaluation(connection: connection)
+    if state.withLock({ $0.invalidated }) {
+      evaluation.finish(.failure(LAError(.invalidContext)))
+      return evaluation
     }
+    Task {
+      let handle: JSONValue
+      do { handle = try await serverContext() } catch {
+        evaluation.finish(.failure(error))
+        return
+      }
+      let params: JSONObject = [
+        "policy": policy.json, "localizedReason": .string(localizedReason), "context": handle,
+      ]
+      // Checked and sent under the lock, so an `invalidate()` racing with us is queued after the
+      // request and the daemon answers appCancel, not invalidContext.
+      state.withLock { state in
+        if state.invalidated || evaluation.cancelledBeforeSending {
+          evaluation.finish(.failure(LAError(.appCancel)))
+          return
+        }
+        connection.startEvaluating(Method.evaluatePolicy, params, into: evaluation)
+      }
+    }
+    return evaluation
+  }
 
-    /// Invalidates the context: its evaluation in flight ends with appCancel, later use fails with invalidContext.
-    func invalidate() {
-        let handle: JSONValue? = state.withLock { state in
-            guard !state.invalidated else { return nil }
-            state.invalidated = true
-            return state.handle
-        }
-        guard let handle, liveHandle == handle else { return }
-        connection.start(Method.invalidate, ["context": handle]) { _ in }
+  /// Invalidates the context: its evaluation in flight ends with appCancel, later use fails with invalidContext.
+  func invalidate() {
+    let handle: JSONValue? = state.withLock { state in
+      guard !state.invalidated else { return nil }
+      state.invalidated = true
+      return state.handle
     }
+    guard let handle, liveHandle == handle else { return }
+    connection.start(Method.invalidate, ["context": handle]) { _ in }
+  }
 }

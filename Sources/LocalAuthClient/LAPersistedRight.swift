@@ -8,60 +8,61 @@ import Synchronization
 /// cached after its first export, so `key.publicKey` encrypts and verifies without a prompt later.
 /// Thread-safe.
 public final class LAPersistedRight: LARight, @unchecked Sendable {
-    /// The identifier it is saved under.
-    public let identifier: String
-    /// The right's private key, usable while the right is authorized.
-    public var key: LAPrivateKey { LAPrivateKey(right: self) }
-    /// The right's secret, readable while the right is authorized.
-    public var secret: LASecret { LASecret(right: self) }
+  /// The identifier it is saved under.
+  public let identifier: String
+  /// The right's private key, usable while the right is authorized.
+  public var key: LAPrivateKey { LAPrivateKey(right: self) }
+  /// The right's secret, readable while the right is authorized.
+  public var secret: LASecret { LASecret(right: self) }
 
-    /// The public key once exported (it never changes for a saved right).
-    private let publicKeyCache = Mutex<PublicKeyExport?>(nil)
+  /// The public key once exported (it never changes for a saved right).
+  private let publicKeyCache = Mutex<PublicKeyExport?>(nil)
 
-    init(
-        handle: JSONValue, identifier: String, requirement: LAAuthenticationRequirement = .default,
-        state: State, connection: LocalAuthConnection
-    ) {
-        self.identifier = identifier
-        super.init(handle: handle, requirement: requirement, state: state, connection: connection)
+  init(
+    handle: JSONValue, identifier: String, requirement: LAAuthenticationRequirement = .default,
+    state: State, connection: LocalAuthConnection
+  ) {
+    self.identifier = identifier
+    super.init(handle: handle, requirement: requirement, state: state, connection: connection)
+  }
+
+  /// After a reconnect the old handle is gone: load the right again (`rightStore.right`).
+  override func makeHandle() async throws -> JSONValue {
+    let result = try await connection.call(
+      Method.rightStoreRight, ["identifier": .string(identifier)])
+    guard let handle = result.objectValue?["right"] else {
+      throw RPCError(.internalError, "rightStore.right answered without a right.")
     }
+    return handle
+  }
 
-    /// After a reconnect the old handle is gone: load the right again (`rightStore.right`).
-    override func makeHandle() async throws -> JSONValue {
-        let result = try await connection.call(Method.rightStoreRight, ["identifier": .string(identifier)])
-        guard let handle = result.objectValue?["right"] else {
-            throw RPCError(.internalError, "rightStore.right answered without a right.")
-        }
-        return handle
+  /// Fetches the public key while the right is authorized, so later encryption and verification need no prompt.
+  override func didAuthorize() async {
+    _ = try? await publicKeyExport()
+  }
+
+  /// The public key, from the cache or `key.publicKey` (which needs the right authorized).
+  func publicKeyExport() async throws -> PublicKeyExport {
+    if let cached = publicKeyCache.withLock({ $0 }) { return cached }
+    let result = try await callWithRight(Method.keyPublicKey)
+    guard let x963 = result["x963"]?.stringValue.flatMap({ Data(base64Encoded: $0) }),
+      let der = result["der"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
+    else {
+      throw RPCError(.internalError, "key.publicKey answered without base64 'x963' and 'der'.")
     }
+    let export = PublicKeyExport(x963: x963, der: der)
+    publicKeyCache.withLock { $0 = export }
+    return export
+  }
 
-    /// Fetches the public key while the right is authorized, so later encryption and verification need no prompt.
-    override func didAuthorize() async {
-        _ = try? await publicKeyExport()
-    }
-
-    /// The public key, from the cache or `key.publicKey` (which needs the right authorized).
-    func publicKeyExport() async throws -> PublicKeyExport {
-        if let cached = publicKeyCache.withLock({ $0 }) { return cached }
-        let result = try await callWithRight(Method.keyPublicKey)
-        guard let x963 = result["x963"]?.stringValue.flatMap({ Data(base64Encoded: $0) }),
-            let der = result["der"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
-        else {
-            throw RPCError(.internalError, "key.publicKey answered without base64 'x963' and 'der'.")
-        }
-        let export = PublicKeyExport(x963: x963, der: der)
-        publicKeyCache.withLock { $0 = export }
-        return export
-    }
-
-    /// Whether the public key is cached (encryption and verification work without authorization).
-    public var hasCachedPublicKey: Bool { publicKeyCache.withLock { $0 != nil } }
+  /// Whether the public key is cached (encryption and verification work without authorization).
+  public var hasCachedPublicKey: Bool { publicKeyCache.withLock { $0 != nil } }
 }
 
 /// A public key as `key.publicKey` exports it.
 struct PublicKeyExport: Sendable, Equatable {
-    /// X9.63: 0x04 ‖ X ‖ Y, 65 bytes.
-    var x963: Data
-    /// DER SubjectPublicKeyInfo.
-    var der: Data
+  /// X9.63: 0x04 ‖ X ‖ Y, 65 bytes.
+  var x963: Data
+  /// DER SubjectPublicKeyInfo.
+  var der: Data
 }

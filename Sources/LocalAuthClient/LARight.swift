@@ -13,173 +13,184 @@ import Synchronization
 /// Thread-safe: all mutable state is behind a Mutex, which is why the open class may be
 /// `@unchecked Sendable`.
 open class LARight: @unchecked Sendable {
-    /// The authorization state (LARight.State).
-    public enum State: String, Sendable {
-        /// Not known yet.
-        case unknown
-        /// An authorization is in progress.
-        case authorizing
-        /// Authorized until deauthorized or the client disconnects.
-        case authorized
-        /// Not authorized.
-        case notAuthorized
+  /// The authorization state (LARight.State).
+  public enum State: String, Sendable {
+    /// Not known yet.
+    case unknown
+    /// An authorization is in progress.
+    case authorizing
+    /// Authorized until deauthorized or the client disconnects.
+    case authorized
+    /// Not authorized.
+    case notAuthorized
+  }
+
+  /// The requirement given at creation (for a right loaded from the store: `.default`, as the store does not say).
+  public let requirement: LAAuthenticationRequirement
+  /// The connection the right's calls go over.
+  public let connection: LocalAuthConnection
+  /// A tag the app may use to tell rights apart.
+  public var tag: Int {
+    get { mutable.withLock { $0.tag } }
+    set { mutable.withLock { $0.tag = newValue } }
+  }
+
+  struct Mutable {
+    var handle: JSONValue?
+    var handleGeneration: Int?
+    var state: State = .unknown
+    /// Counts the `right.stateChanged` notifications applied; a call's own guess at the state is
+    /// applied only when none arrived while it ran (the daemon's word is fresher).
+    var stateVersion = 0
+    var tag = 0
+  }
+
+  let mutable: Mutex<Mutable>
+
+  /// A right with the given requirement on a connection.
+  public init(
+    requirement: LAAuthenticationRequirement = .default, connection: LocalAuthConnection = .shared
+  ) {
+    self.requirement = requirement
+    self.connection = connection
+    mutable = Mutex(Mutable())
+  }
+
+  /// A right whose daemon handle already exists (persisted rights), in the state the daemon gave it.
+  init(
+    handle: JSONValue, requirement: LAAuthenticationRequirement, state: State,
+    connection: LocalAuthConnection
+  ) {
+    self.requirement = requirement
+    self.connection = connection
+    let generation = connection.currentGeneration
+    mutable = Mutex(Mutable(handle: handle, handleGeneration: generation, state: state))
+    if let generation { connection.register(self, handle: handle, generation: generation) }
+  }
+
+  deinit {
+    let (handle, generation) = mutable.withLock { ($0.handle, $0.handleGeneration) }
+    guard let handle, let generation else { return }
+    connection.unregisterRight(handle: handle)
+    guard generation == connection.currentGeneration else { return }
+    connection.start(Method.rightRelease, ["right": handle]) { _ in }
+  }
+
+  /// The last known state, kept current by the daemon's `right.stateChanged` notifications;
+  /// `refreshState()` asks the daemon.
+  public var state: State { mutable.withLock { $0.state } }
+
+  /// The daemon's handle for the current socket: made with `right.create` (or, for a persisted
+  /// right, `rightStore.right`) when first needed and again after a reconnect.
+  func handle() async throws -> JSONValue {
+    try connection.connect()
+    let generation = connection.currentGeneration
+    if let handle = mutable.withLock({ $0.handleGeneration == generation ? $0.handle : nil }) {
+      return handle
     }
-
-    /// The requirement given at creation (for a right loaded from the store: `.default`, as the store does not say).
-    public let requirement: LAAuthenticationRequirement
-    /// The connection the right's calls go over.
-    public let connection: LocalAuthConnection
-    /// A tag the app may use to tell rights apart.
-    public var tag: Int {
-        get { mutable.withLock { $0.tag } }
-        set { mutable.withLock { $0.tag = newValue } }
+    let handle = try await makeHandle()
+    guard let generation = connection.currentGeneration else {
+      throw LocalAuthConnection.connectionLost
     }
-
-    struct Mutable {
-        var handle: JSONValue?
-        var handleGeneration: Int?
-        var state: State = .unknown
-        /// Counts the `right.stateChanged` notifications applied; a call's own guess at the state is
-        /// applied only when none arrived while it ran (the daemon's word is fresher).
-        var stateVersion = 0
-        var tag = 0
+    let (kept, previous) = mutable.withLock { mutable -> (JSONValue, JSONValue?) in
+      if mutable.handleGeneration == generation, let kept = mutable.handle { return (kept, nil) }
+      let previous = mutable.handle
+      (mutable.handle, mutable.handleGeneration) = (handle, generation)
+      mutable.state = .unknown
+      mutable.stateVersion += 1
+      return (handle, previous)
     }
-
-    let mutable: Mutex<Mutable>
-
-    /// A right with the given requirement on a connection.
-    public init(requirement: LAAuthenticationRequirement = .default, connection: LocalAuthConnection = .shared) {
-        self.requirement = requirement
-        self.connection = connection
-        mutable = Mutex(Mutable())
+    if let previous { connection.unregisterRight(handle: previous) }
+    if kept == handle {
+      connection.register(self, handle: handle, generation: generation)
+    } else {
+      // Another task made a handle first: give this one back.
+      connection.start(Method.rightRelease, ["right": handle]) { _ in }
     }
+    return kept
+  }
 
-    /// A right whose daemon handle already exists (persisted rights), in the state the daemon gave it.
-    init(handle: JSONValue, requirement: LAAuthenticationRequirement, state: State, connection: LocalAuthConnection) {
-        self.requirement = requirement
-        self.connection = connection
-        let generation = connection.currentGeneration
-        mutable = Mutex(Mutable(handle: handle, handleGeneration: generation, state: state))
-        if let generation { connection.register(self, handle: handle, generation: generation) }
+  /// Makes a new daemon-side handle for this right (`right.create`).
+  func makeHandle() async throws -> JSONValue {
+    let result = try await connection.call(Method.rightCreate, requirement.params)
+    guard let handle = result.objectValue?["right"] else {
+      throw RPCError(.internalError, "right.create answered without a right.")
     }
+    return handle
+  }
 
-    deinit {
-        let (handle, generation) = mutable.withLock { ($0.handle, $0.handleGeneration) }
-        guard let handle, let generation else { return }
-        connection.unregisterRight(handle: handle)
-        guard generation == connection.currentGeneration else { return }
-        connection.start(Method.rightRelease, ["right": handle]) { _ in }
+  /// Calls a right method with `{right, …}`.
+  func callWithRight(_ method: String, _ extra: JSONObject = [:]) async throws -> JSONObject {
+    var params: JSONObject = ["right": try await handle()]
+    params.members.append(contentsOf: extra.members)
+    return try await connection.call(method, params).objectValue ?? [:]
+  }
+
+  /// The current state version, optionally setting a provisional state.
+  func beginStateChange(_ provisional: State? = nil) -> (version: Int, previous: State) {
+    mutable.withLock { mutable in
+      let previous = mutable.state
+      if let provisional { mutable.state = provisional }
+      return (mutable.stateVersion, previous)
     }
+  }
 
-    /// The last known state, kept current by the daemon's `right.stateChanged` notifications;
-    /// `refreshState()` asks the daemon.
-    public var state: State { mutable.withLock { $0.state } }
-
-    /// The daemon's handle for the current socket: made with `right.create` (or, for a persisted
-    /// right, `rightStore.right`) when first needed and again after a reconnect.
-    func handle() async throws -> JSONValue {
-        try connection.connect()
-        let generation = connection.currentGeneration
-        if let handle = mutable.withLock({ $0.handleGeneration == generation ? $0.handle : nil }) { return handle }
-        let handle = try await makeHandle()
-        guard let generation = connection.currentGeneration else { throw LocalAuthConnection.connectionLost }
-        let (kept, previous) = mutable.withLock { mutable -> (JSONValue, JSONValue?) in
-            if mutable.handleGeneration == generation, let kept = mutable.handle { return (kept, nil) }
-            let previous = mutable.handle
-            (mutable.handle, mutable.handleGeneration) = (handle, generation)
-            mutable.state = .unknown
-            mutable.stateVersion += 1
-            return (handle, previous)
-        }
-        if let previous { connection.unregisterRight(handle: previous) }
-        if kept == handle {
-            connection.register(self, handle: handle, generation: generation)
-        } else {
-            // Another task made a handle first: give this one back.
-            connection.start(Method.rightRelease, ["right": handle]) { _ in }
-        }
-        return kept
+  /// Sets the state a call implies, unless a notification from the daemon arrived since `version`.
+  func settleState(_ state: State, since version: Int) {
+    mutable.withLock { mutable in
+      if mutable.stateVersion == version { mutable.state = state }
     }
+  }
 
-    /// Makes a new daemon-side handle for this right (`right.create`).
-    func makeHandle() async throws -> JSONValue {
-        let result = try await connection.call(Method.rightCreate, requirement.params)
-        guard let handle = result.objectValue?["right"] else {
-            throw RPCError(.internalError, "right.create answered without a right.")
-        }
-        return handle
+  /// Applies a `right.stateChanged` notification (reader thread).
+  func receiveState(_ state: State) {
+    mutable.withLock { mutable in
+      mutable.state = state
+      mutable.stateVersion += 1
     }
+  }
 
-    /// Calls a right method with `{right, …}`.
-    func callWithRight(_ method: String, _ extra: JSONObject = [:]) async throws -> JSONObject {
-        var params: JSONObject = ["right": try await handle()]
-        params.members.append(contentsOf: extra.members)
-        return try await connection.call(method, params).objectValue ?? [:]
+  /// Authorizes the right, prompting with `localizedReason` (`right.authorize`). Cancelling the
+  /// awaiting task cancels the prompt (appCancel). An authorized right answers at once.
+  public func authorize(localizedReason: String) async throws {
+    let params: JSONObject = [
+      "right": try await handle(), "localizedReason": .string(localizedReason),
+    ]
+    let (version, previous) = beginStateChange(.authorizing)
+    do {
+      _ = try await connection.callEvaluating(Method.rightAuthorize, params)
+    } catch {
+      // The daemon notifies every real change; with no notification the state stayed as it was
+      // (alreadyInProgress, invalid params, …).
+      settleState(previous, since: version)
+      throw error
     }
+    settleState(.authorized, since: version)
+    await didAuthorize()
+  }
 
-    /// The current state version, optionally setting a provisional state.
-    func beginStateChange(_ provisional: State? = nil) -> (version: Int, previous: State) {
-        mutable.withLock { mutable in
-            let previous = mutable.state
-            if let provisional { mutable.state = provisional }
-            return (mutable.stateVersion, previous)
-        }
-    }
+  /// Called after a successful authorization; persisted rights fetch their public key here.
+  func didAuthorize() async {}
 
-    /// Sets the state a call implies, unless a notification from the daemon arrived since `version`.
-    func settleState(_ state: State, since version: Int) {
-        mutable.withLock { mutable in
-            if mutable.stateVersion == version { mutable.state = state }
-        }
-    }
+  /// Checks, without prompting, whether the right could be authorized (`right.checkCanAuthorize`).
+  public func checkCanAuthorize() async throws {
+    _ = try await callWithRight(Method.rightCheckCanAuthorize)
+  }
 
-    /// Applies a `right.stateChanged` notification (reader thread).
-    func receiveState(_ state: State) {
-        mutable.withLock { mutable in
-            mutable.state = state
-            mutable.stateVersion += 1
-        }
-    }
+  /// Gives up the authorization (`right.deauthorize`).
+  public func deauthorize() async throws {
+    let (version, _) = beginStateChange()
+    _ = try await callWithRight(Method.rightDeauthorize)
+    settleState(.notAuthorized, since: version)
+  }
 
-    /// Authorizes the right, prompting with `localizedReason` (`right.authorize`). Cancelling the
-    /// awaiting task cancels the prompt (appCancel). An authorized right answers at once.
-    public func authorize(localizedReason: String) async throws {
-        let params: JSONObject = ["right": try await handle(), "localizedReason": .string(localizedReason)]
-        let (version, previous) = beginStateChange(.authorizing)
-        do {
-            _ = try await connection.callEvaluating(Method.rightAuthorize, params)
-        } catch {
-            // The daemon notifies every real change; with no notification the state stayed as it was
-            // (alreadyInProgress, invalid params, …).
-            settleState(previous, since: version)
-            throw error
-        }
-        settleState(.authorized, since: version)
-        await didAuthorize()
-    }
-
-    /// Called after a successful authorization; persisted rights fetch their public key here.
-    func didAuthorize() async {}
-
-    /// Checks, without prompting, whether the right could be authorized (`right.checkCanAuthorize`).
-    public func checkCanAuthorize() async throws {
-        _ = try await callWithRight(Method.rightCheckCanAuthorize)
-    }
-
-    /// Gives up the authorization (`right.deauthorize`).
-    public func deauthorize() async throws {
-        let (version, _) = beginStateChange()
-        _ = try await callWithRight(Method.rightDeauthorize)
-        settleState(.notAuthorized, since: version)
-    }
-
-    /// Asks the daemon for the current state (`right.state`).
-    @discardableResult
-    public func refreshState() async throws -> State {
-        let (version, _) = beginStateChange()
-        let result = try await callWithRight(Method.rightState)
-        let state = result["state"]?.stringValue.flatMap(State.init(rawValue:)) ?? .unknown
-        settleState(state, since: version)
-        return state
-    }
+  /// Asks the daemon for the current state (`right.state`).
+  @discardableResult
+  public func refreshState() async throws -> State {
+    let (version, _) = beginStateChange()
+    let result = try await callWithRight(Method.rightState)
+    let state = result["state"]?.stringValue.flatMap(State.init(rawValue:)) ?? .unknown
+    settleState(state, since: version)
+    return state
+  }
 }

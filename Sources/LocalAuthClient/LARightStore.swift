@@ -4,72 +4,82 @@ import LocalAuthProtocol
 /// The daemon's store of persisted rights, scoped to this uid and app id (Apple's LARightStore).
 /// Value semantics over a connection; usable from any task.
 public struct LARightStore: Sendable {
-    /// The store on the shared connection.
-    public static let shared = LARightStore()
+  /// The store on the shared connection.
+  public static let shared = LARightStore()
 
-    /// The connection the calls go over.
-    public let connection: LocalAuthConnection
+  /// The connection the calls go over.
+  public let connection: LocalAuthConnection
 
-    /// The store reached over the given connection.
-    public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
+  /// The store reached over the given connection.
+  public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
 
-    /// The persisted right saved under `identifier` (`rightStore.right`), in state `unknown` until
-    /// authorized; `RPCError` notFound if there is none.
-    public func right(forIdentifier identifier: String) async throws -> LAPersistedRight {
-        let result = try await connection.call(Method.rightStoreRight, ["identifier": .string(identifier)])
-        return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
+  /// The persisted right saved under `identifier` (`rightStore.right`), in state `unknown` until
+  /// authorized; `RPCError` notFound if there is none.
+  public func right(forIdentifier identifier: String) async throws -> LAPersistedRight {
+    let result = try await connection.call(
+      Method.rightStoreRight, ["identifier": .string(identifier)])
+    return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
+  }
+
+  /// Saves an authorized right under `identifier`, making its key pair (`rightStore.saveRight`).
+  /// The persisted right starts authorized, and its public key is fetched and cached at once.
+  /// Fails with `LAError.authenticationFailed` when `right` is not authorized, and with
+  /// `RPCError` alreadyExists when the identifier is taken.
+  public func saveRight(_ right: LARight, identifier: String) async throws -> LAPersistedRight {
+    try await save(right, identifier: identifier, secret: nil)
+  }
+
+  /// Saves a right with a secret that only unseals while the right is authorized.
+  public func saveRight(_ right: LARight, identifier: String, secret: Data) async throws
+    -> LAPersistedRight
+  {
+    try await save(right, identifier: identifier, secret: secret)
+  }
+
+  private func save(_ right: LARight, identifier: String, secret: Data?) async throws
+    -> LAPersistedRight
+  {
+    let params: JSONObject = [
+      "right": try await right.handle(), "identifier": .string(identifier),
+      "secret": secret.map { .string($0.base64EncodedString()) },
+    ]
+    let result = try await connection.call(Method.rightStoreSave, params)
+    guard result.objectValue?["right"] != nil else {
+      return try await self.right(forIdentifier: identifier)
     }
+    // The user has just proved presence for the right being saved: the daemon starts it authorized.
+    let saved = try persisted(
+      result, identifier: identifier, requirement: right.requirement, state: .authorized)
+    await saved.didAuthorize()
+    return saved
+  }
 
-    /// Saves an authorized right under `identifier`, making its key pair (`rightStore.saveRight`).
-    /// The persisted right starts authorized, and its public key is fetched and cached at once.
-    /// Fails with `LAError.authenticationFailed` when `right` is not authorized, and with
-    /// `RPCError` alreadyExists when the identifier is taken.
-    public func saveRight(_ right: LARight, identifier: String) async throws -> LAPersistedRight {
-        try await save(right, identifier: identifier, secret: nil)
-    }
+  /// Removes a persisted right (`rightStore.removeRight`).
+  public func removeRight(_ right: LAPersistedRight) async throws {
+    try await removeRight(forIdentifier: right.identifier)
+  }
 
-    /// Saves a right with a secret that only unseals while the right is authorized.
-    public func saveRight(_ right: LARight, identifier: String, secret: Data) async throws -> LAPersistedRight {
-        try await save(right, identifier: identifier, secret: secret)
-    }
+  /// Removes the right saved under `identifier` (`rightStore.removeRight`); `RPCError` notFound if there is none.
+  public func removeRight(forIdentifier identifier: String) async throws {
+    _ = try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
+  }
 
-    private func save(_ right: LARight, identifier: String, secret: Data?) async throws -> LAPersistedRight {
-        let params: JSONObject = [
-            "right": try await right.handle(), "identifier": .string(identifier),
-            "secret": secret.map { .string($0.base64EncodedString()) },
-        ]
-        let result = try await connection.call(Method.rightStoreSave, params)
-        guard result.objectValue?["right"] != nil else { return try await self.right(forIdentifier: identifier) }
-        // The user has just proved presence for the right being saved: the daemon starts it authorized.
-        let saved = try persisted(result, identifier: identifier, requirement: right.requirement, state: .authorized)
-        await saved.didAuthorize()
-        return saved
-    }
+  /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.
+  @discardableResult
+  public func removeAllRights() async throws -> Int {
+    try await connection.call(Method.rightStoreRemoveAll).objectValue?["removed"]?.intValue ?? 0
+  }
 
-    /// Removes a persisted right (`rightStore.removeRight`).
-    public func removeRight(_ right: LAPersistedRight) async throws {
-        try await removeRight(forIdentifier: right.identifier)
+  private func persisted(
+    _ result: JSONValue, identifier: String, requirement: LAAuthenticationRequirement,
+    state: LARight.State
+  ) throws -> LAPersistedRight {
+    guard let object = result.objectValue, let handle = object["right"] else {
+      throw RPCError(.internalError, "The right store answered without a right.")
     }
-
-    /// Removes the right saved under `identifier` (`rightStore.removeRight`); `RPCError` notFound if there is none.
-    public func removeRight(forIdentifier identifier: String) async throws {
-        _ = try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
-    }
-
-    /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.
-    @discardableResult
-    public func removeAllRights() async throws -> Int {
-        try await connection.call(Method.rightStoreRemoveAll).objectValue?["removed"]?.intValue ?? 0
-    }
-
-    private func persisted(
-        _ result: JSONValue, identifier: String, requirement: LAAuthenticationRequirement, state: LARight.State
-    ) throws -> LAPersistedRight {
-        guard let object = result.objectValue, let handle = object["right"] else {
-            throw RPCError(.internalError, "The right store answered without a right.")
-        }
-        return LAPersistedRight(
-            handle: handle, identifier: object["identifier"]?.stringValue ?? identifier, requirement: requirement,
-            state: state, connection: connection)
-    }
+    return LAPersistedRight(
+      handle: handle, identifier: object["identifier"]?.stringValue ?? identifier,
+      requirement: requirement,
+      state: state, connection: connection)
+  }
 }

@@ -3,93 +3,93 @@ import LocalAuthProtocol
 
 /// One localauthctl subcommand with its arguments, as parsed from the command line.
 public enum Command: Sendable, Equatable {
-    /// `help [SUBCOMMAND]`, `--help`: usage text.
-    case help(subcommand: String?)
-    /// `status`: broker.status.
-    case status
-    /// `can-evaluate POLICY`.
-    case canEvaluate(LAPolicy)
-    /// `evaluate POLICY --reason TEXT [--context-reuse SECONDS] [--non-interactive]`.
-    case evaluate(LAPolicy, reason: String, reuseDuration: Double?, nonInteractive: Bool)
-    /// `cancel REQUEST-ID`.
-    case cancel(requestID: String)
-    /// `monitor`: follow broker.monitor events.
-    case monitor
-    /// `sensors`: sensors.list.
-    case sensors
-    /// `sim SENSOR COMMAND... [--replace]`: sensors.script.
-    case sim(sensor: String, commands: [String], replace: Bool)
-    /// `enroll SENSOR IDENTITY`.
-    case enroll(sensor: String, identity: String)
-    /// `unenroll SENSOR IDENTITY`.
-    case unenroll(sensor: String, identity: String)
-    /// `passcode set DIGITS`, or `passcode clear` (nil).
-    case passcode(String?)
-    /// `reset-lockout`.
-    case resetLockout
-    /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
-    case rights(RightsCommand)
-    /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
-    case handoff(HandoffCommand)
+  /// `help [SUBCOMMAND]`, `--help`: usage text.
+  case help(subcommand: String?)
+  /// `status`: broker.status.
+  case status
+  /// `can-evaluate POLICY`.
+  case canEvaluate(LAPolicy)
+  /// `evaluate POLICY --reason TEXT [--context-reuse SECONDS] [--non-interactive]`.
+  case evaluate(LAPolicy, reason: String, reuseDuration: Double?, nonInteractive: Bool)
+  /// `cancel REQUEST-ID`.
+  case cancel(requestID: String)
+  /// `monitor`: follow broker.monitor events.
+  case monitor
+  /// `sensors`: sensors.list.
+  case sensors
+  /// `sim SENSOR COMMAND... [--replace]`: sensors.script.
+  case sim(sensor: String, commands: [String], replace: Bool)
+  /// `enroll SENSOR IDENTITY`.
+  case enroll(sensor: String, identity: String)
+  /// `unenroll SENSOR IDENTITY`.
+  case unenroll(sensor: String, identity: String)
+  /// `passcode set DIGITS`, or `passcode clear` (nil).
+  case passcode(String?)
+  /// `reset-lockout`.
+  case resetLockout
+  /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
+  case rights(RightsCommand)
+  /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
+  case handoff(HandoffCommand)
 }
 
 /// Options every subcommand accepts.
 public struct GlobalOptions: Sendable, Equatable {
-    /// `--socket PATH`: the daemon's socket instead of the resolved default.
-    public var socketPath: String?
-    /// `--json`: machine-readable output, one JSON object per line.
-    public var json: Bool
-    /// `--app-id ID`: the app id declared in `session.hello`, which scopes persisted rights and
-    /// handoff redemption (default: "localauthctl").
-    public var appID: String?
+  /// `--socket PATH`: the daemon's socket instead of the resolved default.
+  public var socketPath: String?
+  /// `--json`: machine-readable output, one JSON object per line.
+  public var json: Bool
+  /// `--app-id ID`: the app id declared in `session.hello`, which scopes persisted rights and
+  /// handoff redemption (default: "localauthctl").
+  public var appID: String?
 
-    /// Options as given.
-    public init(socketPath: String? = nil, json: Bool = false, appID: String? = nil) {
-        self.socketPath = socketPath
-        self.json = json
-        self.appID = appID
-    }
+  /// Options as given.
+  public init(socketPath: String? = nil, json: Bool = false, appID: String? = nil) {
+    self.socketPath = socketPath
+    self.json = json
+    self.appID = appID
+  }
 }
 
 /// A parsed command line.
 public struct Invocation: Sendable, Equatable {
-    /// The global options.
-    public var options: GlobalOptions
-    /// The subcommand.
-    public var command: Command
+  /// The global options.
+  public var options: GlobalOptions
+  /// The subcommand.
+  public var command: Command
 
-    /// An invocation.
-    public init(options: GlobalOptions = GlobalOptions(), command: Command) {
-        self.options = options
-        self.command = command
-    }
+  /// An invocation.
+  public init(options: GlobalOptions = GlobalOptions(), command: Command) {
+    self.options = options
+    self.command = command
+  }
 }
 
 /// A command line that does not make sense (exit status 2), with the subcommand whose usage to show.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong, for people.
-    public var message: String
-    /// The subcommand concerned, if known.
-    public var subcommand: String?
+  /// What is wrong, for people.
+  public var message: String
+  /// The subcommand concerned, if known.
+  public var subcommand: String?
 
-    /// A usage error.
-    public init(_ message: String, subcommand: String? = nil) {
-        self.message = message
-        self.subcommand = subcommand
-    }
+  /// A usage error.
+  public init(_ message: String, subcommand: String? = nil) {
+    self.message = message
+    self.subcommand = subcommand
+  }
 
-    /// The message.
-    public var description: String { message }
+  /// The message.
+  public var description: String { message }
 }
 
 /// localauthctl's exit statuses.
 public enum ExitStatus: Int32, Sendable {
-    /// The command succeeded.
-    case success = 0
-    /// LocalAuthentication (or the daemon) reported a failure; its name was printed.
-    case failure = 1
-    /// The command line was wrong.
-    case usage = 2
-    /// The daemon could not be reached.
-    case cannotConnect = 3
+  /// The command succeeded.
+  case success = 0
+  /// LocalAuthentication (or the daemon) reported a failure; its name was printed.
+  case failure = 1
+  /// The command line was wrong.
+  case usage = 2
+  /// The daemon could not be reached.
+  case cannotConnect = 3
 }

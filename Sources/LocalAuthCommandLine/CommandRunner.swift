@@ -6,127 +6,144 @@ import LocalAuthProtocol
 /// Runs a localauthctl command line against the daemon and returns its exit status.
 /// Output goes through the given sinks, so tests can capture it. Usable from any task.
 public struct CommandRunner: Sendable {
-    /// Receives each line for standard output.
-    public var standardOutput: @Sendable (String) -> Void
-    /// Receives each line for standard error.
-    public var standardError: @Sendable (String) -> Void
-    /// Writes raw text to the terminal (the progress indicator); nil when standard error is not a terminal.
-    public var terminal: (@Sendable (String) -> Void)?
-    /// Whether Ctrl-C during `evaluate` cancels the evaluation (the real binary), rather than killing it.
-    public var cancelsOnInterrupt: Bool
+  /// Receives each line for standard output.
+  public var standardOutput: @Sendable (String) -> Void
+  /// Receives each line for standard error.
+  public var standardError: @Sendable (String) -> Void
+  /// Writes raw text to the terminal (the progress indicator); nil when standard error is not a terminal.
+  public var terminal: (@Sendable (String) -> Void)?
+  /// Whether Ctrl-C during `evaluate` cancels the evaluation (the real binary), rather than killing it.
+  public var cancelsOnInterrupt: Bool
 
-    /// A runner with the given sinks.
-    public init(
-        standardOutput: @escaping @Sendable (String) -> Void, standardError: @escaping @Sendable (String) -> Void,
-        terminal: (@Sendable (String) -> Void)? = nil, cancelsOnInterrupt: Bool = false
-    ) {
-        self.standardOutput = standardOutput
-        self.standardError = standardError
-        self.terminal = terminal
-        self.cancelsOnInterrupt = cancelsOnInterrupt
-    }
+  /// A runner with the given sinks.
+  public init(
+    standardOutput: @escaping @Sendable (String) -> Void,
+    standardError: @escaping @Sendable (String) -> Void,
+    terminal: (@Sendable (String) -> Void)? = nil, cancelsOnInterrupt: Bool = false
+  ) {
+    self.standardOutput = standardOutput
+    self.standardError = standardError
+    self.terminal = terminal
+    self.cancelsOnInterrupt = cancelsOnInterrupt
+  }
 
-    /// Parses and runs the arguments (without the program name).
-    public func run(_ arguments: [String]) async -> ExitStatus {
-        let invocation: Invocation
-        do {
-            invocation = try CommandParser.parse(arguments)
-        } catch {
-            return reportUsage(error)
-        }
-        return await run(invocation)
+  /// Parses and runs the arguments (without the program name).
+  public func run(_ arguments: [String]) async -> ExitStatus {
+    let invocation: Invocation
+    do {
+      invocation = try CommandParser.parse(arguments)
+    } catch {
+      return reportUsage(error)
     }
+    return await run(invocation)
+  }
 
-    private func reportUsage(_ error: UsageError) -> ExitStatus {
-        standardError("localauthctl: \(error.message)")
-        standardError("Try 'localauthctl \(error.subcommand.map { "\($0) " } ?? "")--help' for more information.")
-        return .usage
-    }
+  private func reportUsage(_ error: UsageError) -> ExitStatus {
+    standardError("localauthctl: \(error.message)")
+    standardError(
+      "Try 'localauthctl \(error.subcommand.map { "\($0) " } ?? "")--help' for more information.")
+    return .usage
+  }
 
-    /// Runs a parsed command line.
-    public func run(_ invocation: Invocation) async -> ExitStatus {
-        let output = OutputFormatter(json: invocation.options.json)
-        if case .help(let subcommand) = invocation.command {
-            standardOutput(subcommand.map(Usage.help(for:)) ?? Usage.overview)
-            return .success
-        }
-        var identity = ClientIdentity(name: "localauthctl", appID: invocation.options.appID)
-        if case .evaluate(_, _, _, let nonInteractive) = invocation.command { identity.interactive = !nonInteractive }
-        let connection = LocalAuthConnection(socketPath: invocation.options.socketPath, identity: identity)
-        defer { connection.disconnect() }
-        do {
-            try await perform(invocation.command, on: connection, output: output)
-            return .success
-        } catch let error as ConnectionError {
-            report(error, output)
-            return .cannotConnect
-        } catch let error as UsageError {
-            return reportUsage(error)
-        } catch {
-            report(error, output)
-            return .failure
-        }
+  /// Runs a parsed command line.
+  public func run(_ invocation: Invocation) async -> ExitStatus {
+    let output = OutputFormatter(json: invocation.options.json)
+    if case .help(let subcommand) = invocation.command {
+      standardOutput(subcommand.map(Usage.help(for:)) ?? Usage.overview)
+      return .success
     }
+    var identity = ClientIdentity(name: "localauthctl", appID: invocation.options.appID)
+    if case .evaluate(_, _, _, let nonInteractive) = invocation.command {
+      identity.interactive = !nonInteractive
+    }
+    let connection = LocalAuthConnection(
+      socketPath: invocation.options.socketPath, identity: identity)
+    defer { connection.disconnect() }
+    do {
+      try await perform(invocation.command, on: connection, output: output)
+      return .success
+    } catch let error as ConnectionError {
+      report(error, output)
+      return .cannotConnect
+    } catch let error as UsageError {
+      return reportUsage(error)
+    } catch {
+      report(error, output)
+      return .failure
+    }
+  }
 
-    private func report(_ error: any Error, _ output: OutputFormatter) {
-        if output.json { standardOutput(output.failure(error)) } else { standardError(output.failure(error)) }
+  private func report(_ error: any Error, _ output: OutputFormatter) {
+    if output.json {
+      standardOutput(output.failure(error))
+    } else {
+      standardError(output.failure(error))
     }
+  }
 
-    private func perform(_ command: Command, on connection: LocalAuthConnection, output: OutputFormatter) async throws {
-        let broker = Broker(connection: connection)
-        switch command {
-        case .help: break
-        case .status:
-            standardOutput(output.status(try await broker.status()))
-        case .canEvaluate(let policy):
-            try connection.connect()
-            let context = LAContext(connection: connection)
-            try context.canEvaluatePolicy(policy)
-            standardOutput(output.canEvaluate(policy, biometryType: context.biometryType))
-        case .evaluate(let policy, let reason, let reuse, _):
-            try connection.connect()
-            let context = LAContext(connection: connection)
-            if let reuse { context.touchIDAuthenticationAllowableReuseDuration = reuse }
-            let success = try await EvaluationProgress(runner: self, output: output).evaluate(
-                context, policy, reason: reason)
-            standardOutput(output.success(success))
-        case .cancel(let requestID):
-            guard try await broker.cancel(requestID: requestID) else {
-                throw RPCError(.notFound, "No queued or running evaluation \(requestID) (it may have ended).")
-            }
-            standardOutput(output.done("cancelled \(requestID)", ["cancelled": true, "requestID": .string(requestID)]))
-        case .monitor:
-            for await event in try await broker.monitor() { standardOutput(output.monitor(event)) }
-            throw LAError(.systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost")
-        case .sensors:
-            standardOutput(output.sensors(try await broker.sensors()))
-        case .sim(let sensor, let commands, let replace):
-            let queued = try await broker.script(sensor: sensor, commands: commands, replace: replace)
-            standardOutput(
-                output.done(
-                    "\(sensor): \(queued) command\(queued == 1 ? "" : "s") queued",
-                    ["sensor": .string(sensor), "queued": .int(queued)]))
-        case .enroll(let sensor, let identity), .unenroll(let sensor, let identity):
-            let isEnroll = if case .enroll = command { true } else { false }
-            let enrolled =
-                isEnroll
-                ? try await broker.enroll(sensor: sensor, identity: identity)
-                : try await broker.unenroll(sensor: sensor, identity: identity)
-            let list = enrolled.isEmpty ? "none" : enrolled.joined(separator: ", ")
-            standardOutput(
-                output.done(
-                    "\(sensor): enrolled \(list)",
-                    ["sensor": .string(sensor), "enrolled": .array(enrolled.map(JSONValue.string))]))
-        case .passcode(let passcode):
-            try await broker.setPasscode(passcode)
-            standardOutput(output.done(passcode == nil ? "passcode cleared" : "passcode set", ["passcodeSet": .bool(passcode != nil)]))
-        case .resetLockout:
-            try await broker.resetLockout()
-            standardOutput(output.done("lockout reset", ["lockoutReset": true]))
-        case .rights(let command):
-            try await perform(command, on: connection, output: output)
-        case .handoff(let command):
-            try await perform(command, on: connection, output: output)
-        }
+  private func perform(
+    _ command: Command, on connection: LocalAuthConnection, output: OutputFormatter
+  ) async throws {
+    let broker = Broker(connection: connection)
+    switch command {
+    case .help: break
+    case .status:
+      standardOutput(output.status(try await broker.status()))
+    case .canEvaluate(let policy):
+      try connection.connect()
+      let context = LAContext(connection: connection)
+      try context.canEvaluatePolicy(policy)
+      standardOutput(output.canEvaluate(policy, biometryType: context.biometryType))
+    case .evaluate(let policy, let reason, let reuse, _):
+      try connection.connect()
+      let context = LAContext(connection: connection)
+      if let reuse { context.touchIDAuthenticationAllowableReuseDuration = reuse }
+      let success = try await EvaluationProgress(runner: self, output: output).evaluate(
+        context, policy, reason: reason)
+      standardOutput(output.success(success))
+    case .cancel(let requestID):
+      guard try await broker.cancel(requestID: requestID) else {
+        throw RPCError(
+          .notFound, "No queued or running evaluation \(requestID) (it may have ended).")
+      }
+      standardOutput(
+        output.done("cancelled \(requestID)", ["cancelled": true, "requestID": .string(requestID)]))
+    case .monitor:
+      for await event in try await broker.monitor() { standardOutput(output.monitor(event)) }
+      throw LAError(
+        .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost")
+    case .sensors:
+      standardOutput(output.sensors(try await broker.sensors()))
+    case .sim(let sensor, let commands, let replace):
+      let queued = try await broker.script(sensor: sensor, commands: commands, replace: replace)
+      standardOutput(
+        output.done(
+          "\(sensor): \(queued) command\(queued == 1 ? "" : "s") queued",
+          ["sensor": .string(sensor), "queued": .int(queued)]))
+    case .enroll(let sensor, let identity), .unenroll(let sensor, let identity):
+      let isEnroll = if case .enroll = command { true } else { false }
+      let enrolled =
+        isEnroll
+        ? try await broker.enroll(sensor: sensor, identity: identity)
+        : try await broker.unenroll(sensor: sensor, identity: identity)
+      let list = enrolled.isEmpty ? "none" : enrolled.joined(separator: ", ")
+      standardOutput(
+        output.done(
+          "\(sensor): enrolled \(list)",
+          ["sensor": .string(sensor), "enrolled": .array(enrolled.map(JSONValue.string))]))
+    case .passcode(let passcode):
+      try await broker.setPasscode(passcode)
+      standardOutput(
+        output.done(
+          passcode == nil ? "passcode cleared" : "passcode set",
+          ["passcodeSet": .bool(passcode != nil)]))
+    case .resetLockout:
+      try await broker.resetLockout()
+      standardOutput(output.done("lockout reset", ["lockoutReset": true]))
+    case .rights(let command):
+      try await perform(command, on: connection, output: output)
+    case .handoff(let command):
+      try await perform(command, on: connection, output: output)
     }
+  }
 }

@@ -4,159 +4,176 @@ import LocalAuthProtocol
 /// Turns results into localauthctl's output: aligned text for people, or one JSON object
 /// per line with `--json`. Pure; every function returns the text without a trailing newline.
 public struct OutputFormatter: Sendable {
-    /// Whether to write JSON.
-    public let json: Bool
+  /// Whether to write JSON.
+  public let json: Bool
 
-    /// A formatter for text or JSON.
-    public init(json: Bool) { self.json = json }
+  /// A formatter for text or JSON.
+  public init(json: Bool) { self.json = json }
 
-    /// `status`.
-    public func status(_ status: BrokerStatus) -> String {
-        if json {
-            let outcomes = JSONObject(status.outcomes.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int($0.value)) })
-            return encode([
-                "version": .string(status.version), "uptimeSeconds": .number(JSONNumber(status.uptimeSeconds)),
-                "clients": .int(status.clients), "evaluating": .int(status.evaluating), "queued": .int(status.queued),
-                "outcomes": .object(outcomes),
-            ])
-        }
-        let outcomes = status.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        return """
-            localauthd \(status.version)
-                Uptime: \(Int(status.uptimeSeconds))s
-               Clients: \(status.clients)
-            Evaluating: \(status.evaluating)
-                Queued: \(status.queued)
-              Outcomes: \(outcomes.isEmpty ? "none yet" : outcomes)
-            """
+  /// `status`.
+  public func status(_ status: BrokerStatus) -> String {
+    if json {
+      let outcomes = JSONObject(
+        status.outcomes.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int($0.value)) })
+      return encode([
+        "version": .string(status.version),
+        "uptimeSeconds": .number(JSONNumber(status.uptimeSeconds)),
+        "clients": .int(status.clients), "evaluating": .int(status.evaluating),
+        "queued": .int(status.queued),
+        "outcomes": .object(outcomes),
+      ])
     }
+    let outcomes = status.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+      .joined(separator: " ")
+    return """
+      localauthd \(status.version)
+          Uptime: \(Int(status.uptimeSeconds))s
+         Clients: \(status.clients)
+      Evaluating: \(status.evaluating)
+          Queued: \(status.queued)
+        Outcomes: \(outcomes.isEmpty ? "none yet" : outcomes)
+      """
+  }
 
-    /// `sensors`: a table.
-    public func sensors(_ sensors: [SensorState]) -> String {
-        if json {
-            let list: [JSONValue] = sensors.map { sensor in
-                [
-                    "name": .string(sensor.name), "kind": .string(sensor.kind), "available": .bool(sensor.available),
-                    "enrolled": .array(sensor.enrolled.map(JSONValue.string)), "lockedOut": .bool(sensor.lockedOut),
-                    "failedAttempts": .int(sensor.failedAttempts),
-                ]
-            }
-            return encode(["sensors": .array(list)])
-        }
-        let header = ["SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED"]
-        let rows = sensors.map { sensor in
-            [
-                sensor.name, sensor.kind, sensor.available ? "yes" : "no", sensor.lockedOut ? "yes" : "no",
-                String(sensor.failedAttempts), sensor.enrolled.isEmpty ? "-" : sensor.enrolled.joined(separator: ","),
-            ]
-        }
-        return table([header] + rows)
+  /// `sensors`: a table.
+  public func sensors(_ sensors: [SensorState]) -> String {
+    if json {
+      let list: [JSONValue] = sensors.map { sensor in
+        [
+          "name": .string(sensor.name), "kind": .string(sensor.kind),
+          "available": .bool(sensor.available),
+          "enrolled": .array(sensor.enrolled.map(JSONValue.string)),
+          "lockedOut": .bool(sensor.lockedOut),
+          "failedAttempts": .int(sensor.failedAttempts),
+        ]
+      }
+      return encode(["sensors": .array(list)])
     }
-
-    /// `can-evaluate` success.
-    public func canEvaluate(_ policy: LAPolicy, biometryType: LABiometryType) -> String {
-        if json {
-            return encode(["canEvaluate": true, "policy": policy.json, "biometryType": .string(biometryType.rawValue)])
-        }
-        return "\(policy.name): can evaluate (biometry type \(biometryType.rawValue))"
+    let header = ["SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED"]
+    let rows = sensors.map { sensor in
+      [
+        sensor.name, sensor.kind, sensor.available ? "yes" : "no", sensor.lockedOut ? "yes" : "no",
+        String(sensor.failedAttempts),
+        sensor.enrolled.isEmpty ? "-" : sensor.enrolled.joined(separator: ","),
+      ]
     }
+    return table([header] + rows)
+  }
 
-    /// One progress event of `evaluate`.
-    public func event(_ event: LAEvaluationEvent) -> String {
-        guard json else { return "\(event.requestID): \(event)" }
-        var object: JSONObject = ["requestID": .string(event.requestID)]
-        switch event {
-        case .queued(_, let position):
-            object["event"] = "queued"
-            object["position"] = .int(position)
-        case .started(_, let policy):
-            object["event"] = "started"
-            object["policy"] = policy?.json
-        case .feedback(_, let sensor, let feedback, let attempt):
-            object["event"] = "feedback"
-            object["sensor"] = .string(sensor)
-            object["feedback"] = .string(feedback)
-            object["attempt"] = .int(attempt)
-        case .fallback(_, let to):
-            object["event"] = "fallback"
-            object["to"] = .string(to)
-        }
-        return encode(.object(object))
+  /// `can-evaluate` success.
+  public func canEvaluate(_ policy: LAPolicy, biometryType: LABiometryType) -> String {
+    if json {
+      return encode([
+        "canEvaluate": true, "policy": policy.json, "biometryType": .string(biometryType.rawValue),
+      ])
     }
+    return "\(policy.name): can evaluate (biometry type \(biometryType.rawValue))"
+  }
 
-    /// `evaluate` success.
-    public func success(_ success: EvaluationSuccess) -> String {
-        if json {
-            var object = success.json.objectValue ?? [:]
-            object["event"] = "finished"
-            object["success"] = true
-            return encode(.object(object))
-        }
-        let how = success.reused ? "reused a recent authentication" : "sensor \(success.sensor ?? "unknown")"
-        return "\(success.requestID): success (\(success.policy.name), \(how))"
+  /// One progress event of `evaluate`.
+  public func event(_ event: LAEvaluationEvent) -> String {
+    guard json else { return "\(event.requestID): \(event)" }
+    var object: JSONObject = ["requestID": .string(event.requestID)]
+    switch event {
+    case .queued(_, let position):
+      object["event"] = "queued"
+      object["position"] = .int(position)
+    case .started(_, let policy):
+      object["event"] = "started"
+      object["policy"] = policy?.json
+    case .feedback(_, let sensor, let feedback, let attempt):
+      object["event"] = "feedback"
+      object["sensor"] = .string(sensor)
+      object["feedback"] = .string(feedback)
+      object["attempt"] = .int(attempt)
+    case .fallback(_, let to):
+      object["event"] = "fallback"
+      object["to"] = .string(to)
     }
+    return encode(.object(object))
+  }
 
-    /// An error from the daemon or the connection (`LAError`, `RPCError`, `ConnectionError`, …).
-    public func failure(_ error: any Error) -> String {
-        let (name, code, message, requestID) = Self.describe(error)
-        if json {
-            return encode([
-                "success": false,
-                "error": [
-                    "name": .string(name), "code": code.map(JSONValue.int), "message": .string(message),
-                    "requestID": requestID.map(JSONValue.string),
-                ],
-            ])
-        }
-        var text = "error: \(name)"
-        if let code { text += " (\(code))" }
-        text += ": \(message)"
-        if let requestID { text += " [requestID \(requestID)]" }
-        return text
+  /// `evaluate` success.
+  public func success(_ success: EvaluationSuccess) -> String {
+    if json {
+      var object = success.json.objectValue ?? [:]
+      object["event"] = "finished"
+      object["success"] = true
+      return encode(.object(object))
     }
+    let how =
+      success.reused ? "reused a recent authentication" : "sensor \(success.sensor ?? "unknown")"
+    return "\(success.requestID): success (\(success.policy.name), \(how))"
+  }
 
-    /// The name, code, message and requestID of any error the client throws.
-    public static func describe(_ error: any Error) -> (name: String, code: Int?, message: String, requestID: String?) {
-        switch error {
-        case let error as LAError: (error.code.name, error.code.rawValue, error.message, error.requestID)
-        case let error as RPCError: (error.code.name, error.code.rawValue, error.message, error.requestID)
-        case let error as ConnectionError: ("cannotConnect", nil, error.description, nil)
-        case let error as FileWriteError: ("cannotWrite", nil, error.description, nil)
-        default: ("error", nil, "\(error)", nil)
-        }
+  /// An error from the daemon or the connection (`LAError`, `RPCError`, `ConnectionError`, …).
+  public func failure(_ error: any Error) -> String {
+    let (name, code, message, requestID) = Self.describe(error)
+    if json {
+      return encode([
+        "success": false,
+        "error": [
+          "name": .string(name), "code": code.map(JSONValue.int), "message": .string(message),
+          "requestID": requestID.map(JSONValue.string),
+        ],
+      ])
     }
+    var text = "error: \(name)"
+    if let code { text += " (\(code))" }
+    text += ": \(message)"
+    if let requestID { text += " [requestID \(requestID)]" }
+    return text
+  }
 
-    /// One `monitor` event.
-    public func monitor(_ event: MonitorEvent) -> String {
-        if json { return encode(.object(event.params)) }
-        var parts = [event.event.padding(toLength: 9, withPad: " ", startingAt: 0), event.requestID ?? "-"]
-        if let pid = event.clientPID { parts.append("pid=\(pid)") }
-        if let uid = event.clientUID { parts.append("uid=\(uid)") }
-        if let name = event.params["clientName"]?.stringValue { parts.append("client=\(name)") }
-        if let policy = event.policy { parts.append("policy=\(policy)") }
-        for key in ["position", "sensor", "feedback", "attempt", "to", "result", "reason", "reused"] {
-            if let value = event.params[key], value != .null {
-                parts.append("\(key)=\(value.stringValue ?? JSONWriter.string(value))")
-            }
-        }
-        if let error = event.errorName, event.result == nil { parts.append("error=\(error)") }
-        return parts.joined(separator: " ")
+  /// The name, code, message and requestID of any error the client throws.
+  public static func describe(_ error: any Error) -> (
+    name: String, code: Int?, message: String, requestID: String?
+  ) {
+    switch error {
+    case let error as LAError:
+      (error.code.name, error.code.rawValue, error.message, error.requestID)
+    case let error as RPCError:
+      (error.code.name, error.code.rawValue, error.message, error.requestID)
+    case let error as ConnectionError: ("cannotConnect", nil, error.description, nil)
+    case let error as FileWriteError: ("cannotWrite", nil, error.description, nil)
+    default: ("error", nil, "\(error)", nil)
     }
+  }
 
-    /// A one-line confirmation ("queued 3 commands on face"), or its JSON object.
-    public func done(_ message: String, _ object: JSONObject = [:]) -> String {
-        json ? encode(.object(object)) : message
+  /// One `monitor` event.
+  public func monitor(_ event: MonitorEvent) -> String {
+    if json { return encode(.object(event.params)) }
+    var parts = [
+      event.event.padding(toLength: 9, withPad: " ", startingAt: 0), event.requestID ?? "-",
+    ]
+    if let pid = event.clientPID { parts.append("pid=\(pid)") }
+    if let uid = event.clientUID { parts.append("uid=\(uid)") }
+    if let name = event.params["clientName"]?.stringValue { parts.append("client=\(name)") }
+    if let policy = event.policy { parts.append("policy=\(policy)") }
+    for key in ["position", "sensor", "feedback", "attempt", "to", "result", "reason", "reused"] {
+      if let value = event.params[key], value != .null {
+        parts.append("\(key)=\(value.stringValue ?? JSONWriter.string(value))")
+      }
     }
+    if let error = event.errorName, event.result == nil { parts.append("error=\(error)") }
+    return parts.joined(separator: " ")
+  }
 
-    func encode(_ value: JSONValue) -> String { JSONWriter.string(value) }
+  /// A one-line confirmation ("queued 3 commands on face"), or its JSON object.
+  public func done(_ message: String, _ object: JSONObject = [:]) -> String {
+    json ? encode(.object(object)) : message
+  }
 
-    func table(_ rows: [[String]]) -> String {
-        guard let columns = rows.first?.count else { return "" }
-        let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == columns - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n")
-    }
+  func encode(_ value: JSONValue) -> String { JSONWriter.string(value) }
+
+  func table(_ rows: [[String]]) -> String {
+    guard let columns = rows.first?.count else { return "" }
+    let widths = (0..<columns).map { column in rows.map { $0[column].count }.max() ?? 0 }
+    return rows.map { row in
+      row.enumerated().map { column, cell in
+        column == columns - 1
+          ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+      }.joined(separator: "  ")
+    }.joined(separator: "\n")
+  }
 }

@@ -1,81 +1,89 @@
 /// localauthctl's help texts.
 public enum Usage {
-    /// The overview shown by `localauthctl --help` and after a usage error without a subcommand.
-    public static let overview = """
-        Usage: localauthctl [--socket PATH] [--app-id ID] [--json] COMMAND [ARGS...]
+  /// The overview shown by `localauthctl --help` and after a usage error without a subcommand.
+  public static let overview = """
+    Usage: localauthctl [--socket PATH] [--app-id ID] [--json] COMMAND [ARGS...]
 
-        Control and observe localauthd, the LocalAuthentication broker.
+    Control and observe localauthd, the LocalAuthentication broker.
 
-        Commands:
-          status                         Show the broker's counters
-          can-evaluate POLICY            Check whether POLICY can be evaluated (no prompt)
-          evaluate POLICY --reason TEXT  Evaluate POLICY, printing progress and the outcome
-          cancel REQUEST-ID              Cancel a queued or running evaluation
-          monitor                        Follow evaluation events machine-wide
-          sensors                        List sensors, enrolled identities and lockout state
-          sim SENSOR COMMAND...          Script a simulated sensor (MATCH, NOMATCH, CANCEL, ...)
-          enroll SENSOR IDENTITY         Enroll an identity
-          unenroll SENSOR IDENTITY       Remove an enrolled identity
-          passcode set DIGITS|clear      Set or clear the device passcode
-          reset-lockout                  Clear the biometric lockout
-          rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
-          handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
-          help [COMMAND]                 Show help
+    Commands:
+      status                         Show the broker's counters
+      can-evaluate POLICY            Check whether POLICY can be evaluated (no prompt)
+      evaluate POLICY --reason TEXT  Evaluate POLICY, printing progress and the outcome
+      cancel REQUEST-ID              Cancel a queued or running evaluation
+      monitor                        Follow evaluation events machine-wide
+      sensors                        List sensors, enrolled identities and lockout state
+      sim SENSOR COMMAND...          Script a simulated sensor (MATCH, NOMATCH, CANCEL, ...)
+      enroll SENSOR IDENTITY         Enroll an identity
+      unenroll SENSOR IDENTITY       Remove an enrolled identity
+      passcode set DIGITS|clear      Set or clear the device passcode
+      reset-lockout                  Clear the biometric lockout
+      rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
+      handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
+      help [COMMAND]                 Show help
 
-        Options:
-          --socket PATH   The daemon's socket (default: $LOCALAUTHD_SOCKET,
-                          /run/localauthd/localauthd.sock, $XDG_RUNTIME_DIR/localauthd/localauthd.sock)
-          --app-id ID     The app id that scopes persisted rights and handoffs (default: localauthctl)
-          --json          Machine-readable output, one JSON object per line
-          -h, --help      Show help (also after a command)
+    Options:
+      --socket PATH   The daemon's socket (default: $LOCALAUTHD_SOCKET,
+                      /run/localauthd/localauthd.sock, $XDG_RUNTIME_DIR/localauthd/localauthd.sock)
+      --app-id ID     The app id that scopes persisted rights and handoffs (default: localauthctl)
+      --json          Machine-readable output, one JSON object per line
+      -h, --help      Show help (also after a command)
 
-        Policies: biometrics, owner, companion, biometrics-or-companion, wrist,
-        Apple's LAPolicy names (deviceOwnerAuthentication, ...) or raw values 1-5.
+    Policies: biometrics, owner, companion, biometrics-or-companion, wrist,
+    Apple's LAPolicy names (deviceOwnerAuthentication, ...) or raw values 1-5.
 
-        Exit status: 0 success, 1 authentication failure (error name printed),
-        2 usage error, 3 cannot connect to the daemon.
-        """
+    Exit status: 0 success, 1 authentication failure (error name printed),
+    2 usage error, 3 cannot connect to the daemon.
+    """
 
-    /// The help of one subcommand.
-    public static func help(for subcommand: String) -> String {
-        switch subcommand {
-        case "status": "Usage: localauthctl status\n\nShow version, uptime, clients, running and queued evaluations, and outcome counts."
-        case "can-evaluate":
-            "Usage: localauthctl can-evaluate POLICY\n\nCheck without a prompt whether POLICY can be evaluated; prints the biometry type,\nor the LAError that an evaluation would end with (exit status 1)."
-        case "evaluate":
-            """
-            Usage: localauthctl evaluate POLICY --reason TEXT [--context-reuse SECONDS] [--non-interactive]
+  /// The help of one subcommand.
+  public static func help(for subcommand: String) -> String {
+    switch subcommand {
+    case "status":
+      "Usage: localauthctl status\n\nShow version, uptime, clients, running and queued evaluations, and outcome counts."
+    case "can-evaluate":
+      "Usage: localauthctl can-evaluate POLICY\n\nCheck without a prompt whether POLICY can be evaluated; prints the biometry type,\nor the LAError that an evaluation would end with (exit status 1)."
+    case "evaluate":
+      """
+      Usage: localauthctl evaluate POLICY --reason TEXT [--context-reuse SECONDS] [--non-interactive]
 
-            Evaluate POLICY, printing progress (queued, prompt shown, feedback, fallback) and the outcome.
-            Ctrl-C cancels the evaluation (appCancel).
+      Evaluate POLICY, printing progress (queued, prompt shown, feedback, fallback) and the outcome.
+      Ctrl-C cancels the evaluation (appCancel).
 
-              --reason TEXT            The localized reason shown in the prompt (required)
-              --context-reuse SECONDS  touchIDAuthenticationAllowableReuseDuration, 0-300
-              --non-interactive        Declare this client non-interactive (expect notInteractive)
-            """
-        case "cancel": "Usage: localauthctl cancel REQUEST-ID\n\nCancel a queued or running evaluation; it ends with appCancel."
-        case "monitor": "Usage: localauthctl monitor\n\nFollow queued/started/feedback/fallback/finished events until interrupted."
-        case "sensors": "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout and failed attempts."
-        case "sim":
-            """
-            Usage: localauthctl sim SENSOR COMMAND... [--replace]
+        --reason TEXT            The localized reason shown in the prompt (required)
+        --context-reuse SECONDS  touchIDAuthenticationAllowableReuseDuration, 0-300
+        --non-interactive        Declare this client non-interactive (expect notInteractive)
+      """
+    case "cancel":
+      "Usage: localauthctl cancel REQUEST-ID\n\nCancel a queued or running evaluation; it ends with appCancel."
+    case "monitor":
+      "Usage: localauthctl monitor\n\nFollow queued/started/feedback/fallback/finished events until interrupted."
+    case "sensors":
+      "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout and failed attempts."
+    case "sim":
+      """
+      Usage: localauthctl sim SENSOR COMMAND... [--replace]
 
-            Queue script commands on a simulated sensor. Each upper-case keyword starts a command:
-              localauthctl sim face NOMATCH NOMATCH MATCH
-              localauthctl sim face SLEEP 500 CANCEL
-              localauthctl sim passcode PASSCODE 1234
-            Commands: MATCH [identity], NOMATCH, RETRY reason, CANCEL, FALLBACK, PASSCODE digits,
-            SLEEP ms, DISCONNECT, CONNECT, ENROLL identity, UNENROLL identity, DEFAULT MATCH|NOMATCH|WAIT.
+      Queue script commands on a simulated sensor. Each upper-case keyword starts a command:
+        localauthctl sim face NOMATCH NOMATCH MATCH
+        localauthctl sim face SLEEP 500 CANCEL
+        localauthctl sim passcode PASSCODE 1234
+      Commands: MATCH [identity], NOMATCH, RETRY reason, CANCEL, FALLBACK, PASSCODE digits,
+      SLEEP ms, DISCONNECT, CONNECT, ENROLL identity, UNENROLL identity, DEFAULT MATCH|NOMATCH|WAIT.
 
-              --replace   Replace what is queued instead of appending
-            """
-        case "enroll": "Usage: localauthctl enroll SENSOR IDENTITY\n\nEnroll IDENTITY on SENSOR (changes the domain state)."
-        case "unenroll": "Usage: localauthctl unenroll SENSOR IDENTITY\n\nRemove IDENTITY from SENSOR (changes the domain state)."
-        case "passcode": "Usage: localauthctl passcode set DIGITS\n       localauthctl passcode clear\n\nSet (4-16 digits) or clear the device passcode."
-        case "reset-lockout": "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
-        case "rights": rights
-        case "handoff": handoff
-        default: overview
-        }
+        --replace   Replace what is queued instead of appending
+      """
+    case "enroll":
+      "Usage: localauthctl enroll SENSOR IDENTITY\n\nEnroll IDENTITY on SENSOR (changes the domain state)."
+    case "unenroll":
+      "Usage: localauthctl unenroll SENSOR IDENTITY\n\nRemove IDENTITY from SENSOR (changes the domain state)."
+    case "passcode":
+      "Usage: localauthctl passcode set DIGITS\n       localauthctl passcode clear\n\nSet (4-16 digits) or clear the device passcode."
+    case "reset-lockout":
+      "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
+    case "rights": rights
+    case "handoff": handoff
+    default: overview
     }
+  }
 }

@@ -1,281 +1,303 @@
 /// Why a byte sequence is not acceptable JSON.
 public struct JSONParseError: Error, Sendable, Equatable {
-    /// A stable, machine-readable reason: "syntax", "invalidUTF8", "nestingTooDeep", "empty".
-    public var reason: String
-    /// A human-readable explanation with the byte offset.
-    public var message: String
+  /// A stable, machine-readable reason: "syntax", "invalidUTF8", "nestingTooDeep", "empty".
+  public var reason: String
+  /// A human-readable explanation with the byte offset.
+  public var message: String
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes, hand-written for the hot path (no Foundation).
 /// Value type; each parse is independent and may run on any thread.
 public struct JSONParser {
-    /// The deepest nesting of arrays and objects accepted.
-    public static let defaultMaxDepth = 64
+  /// The deepest nesting of arrays and objects accepted.
+  public static let defaultMaxDepth = 64
 
-    /// Parses exactly one JSON value from an array (the server's hot path; no generic dispatch).
-    public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
-    }
+  /// Parses exactly one JSON value from an array (the server's hot path; no generic dispatch).
+  public static func parse(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
+    -> JSONValue
+  {
+    try bytes.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+  }
 
-    /// Parses exactly one JSON value (surrounding whitespace allowed).
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(JSONParseError)
-        -> JSONValue
-    {
-        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
-            parse(buffer: buffer, maxDepth: maxDepth)
-        }
-        if let result { return try result.get() }
-        let copy = Array(bytes)
-        return try copy.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+  /// Parses exactly one JSON value (surrounding whitespace allowed).
+  public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth)
+    throws(JSONParseError)
+    -> JSONValue
+  {
+    let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable {
+      buffer in
+      parse(buffer: buffer, maxDepth: maxDepth)
     }
+    if let result { return try result.get() }
+    let copy = Array(bytes)
+    return try copy.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
+  }
 
-    /// Parses exactly one JSON value from raw bytes.
-    public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth) -> Result<
-        JSONValue, JSONParseError
-    > {
-        var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
-        do throws(JSONParseError) {
-            scanner.skipWhitespace()
-            if scanner.index == buffer.count {
-                return .failure(JSONParseError(reason: "empty", message: "empty message"))
-            }
-            let value = try scanner.value(depth: 0)
-            scanner.skipWhitespace()
-            if scanner.index != buffer.count { throw scanner.syntax("unexpected data after the value") }
-            return .success(value)
-        } catch {
-            return .failure(error)
-        }
+  /// Parses exactly one JSON value from raw bytes.
+  public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
+    -> Result<
+      JSONValue, JSONParseError
+    >
+  {
+    var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
+    do throws(JSONParseError) {
+      scanner.skipWhitespace()
+      if scanner.index == buffer.count {
+        return .failure(JSONParseError(reason: "empty", message: "empty message"))
+      }
+      let value = try scanner.value(depth: 0)
+      scanner.skipWhitespace()
+      if scanner.index != buffer.count { throw scanner.syntax("unexpected data after the value") }
+      return .success(value)
+    } catch {
+      return .failure(error)
     }
+  }
 }
 
 private struct Scanner {
-    let bytes: UnsafeBufferPointer<UInt8>
-    let maxDepth: Int
-    var index = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  let maxDepth: Int
+  var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        self.bytes = bytes
-        self.maxDepth = maxDepth
+  init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    self.bytes = bytes
+    self.maxDepth = maxDepth
+  }
+
+  func syntax(_ what: String) -> JSONParseError {
+    JSONParseError(reason: "syntax", message: "\(what) at byte \(index)")
+  }
+
+  mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case 0x20, 0x09, 0x0A, 0x0D: index += 1
+      default: return
+      }
     }
+  }
 
-    func syntax(_ what: String) -> JSONParseError {
-        JSONParseError(reason: "syntax", message: "\(what) at byte \(index)")
+  mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard index < bytes.count else { throw syntax("unexpected end of input") }
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try object(depth: depth + 1)
+    case UInt8(ascii: "["): return try array(depth: depth + 1)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+    default: throw syntax("unexpected character")
     }
+  }
 
-    mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D: index += 1
-            default: return
-            }
-        }
+  mutating func literal(_ word: StaticString) throws(JSONParseError) {
+    let count = word.utf8CodeUnitCount
+    guard index + count <= bytes.count else { throw syntax("unexpected end of input") }
+    for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
+      throw syntax("invalid literal")
     }
+    index += count
+  }
 
-    mutating func value(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard index < bytes.count else { throw syntax("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): return try object(depth: depth + 1)
-        case UInt8(ascii: "["): return try array(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
-        default: throw syntax("unexpected character")
-        }
+  mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard depth <= maxDepth else {
+      throw JSONParseError(
+        reason: "nestingTooDeep", message: "nesting deeper than \(maxDepth) at byte \(index)")
     }
-
-    mutating func literal(_ word: StaticString) throws(JSONParseError) {
-        let count = word.utf8CodeUnitCount
-        guard index + count <= bytes.count else { throw syntax("unexpected end of input") }
-        for offset in 0..<count where bytes[index + offset] != word.utf8Start[offset] {
-            throw syntax("invalid literal")
-        }
-        index += count
+    index += 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+      index += 1
+      return .object(JSONObject(members))
     }
-
-    mutating func object(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else {
-            throw JSONParseError(reason: "nestingTooDeep", message: "nesting deeper than \(maxDepth) at byte \(index)")
-        }
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+        throw syntax("expected a member name")
+      }
+      let key = try string()
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+        throw syntax("expected ':'")
+      }
+      index += 1
+      skipWhitespace()
+      members.append(JSONMember(key, try value(depth: depth)))
+      skipWhitespace()
+      guard index < bytes.count else { throw syntax("unexpected end of input") }
+      if bytes[index] == UInt8(ascii: ",") {
         index += 1
-        var members: [JSONMember] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(JSONObject(members))
-        }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw syntax("expected a member name") }
-            let key = try string()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw syntax("expected ':'") }
-            index += 1
-            skipWhitespace()
-            members.append(JSONMember(key, try value(depth: depth)))
-            skipWhitespace()
-            guard index < bytes.count else { throw syntax("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(JSONObject(members))
-            } else {
-                throw syntax("expected ',' or '}'")
-            }
-        }
-    }
-
-    mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
-        guard depth <= maxDepth else {
-            throw JSONParseError(reason: "nestingTooDeep", message: "nesting deeper than \(maxDepth) at byte \(index)")
-        }
+      } else if bytes[index] == UInt8(ascii: "}") {
         index += 1
-        var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
-            skipWhitespace()
-            elements.append(try value(depth: depth))
-            skipWhitespace()
-            guard index < bytes.count else { throw syntax("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            } else {
-                throw syntax("expected ',' or ']'")
-            }
-        }
+        return .object(JSONObject(members))
+      } else {
+        throw syntax("expected ',' or '}'")
+      }
     }
+  }
 
-    mutating func number() throws(JSONParseError) -> JSONNumber {
-        let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
-                index += 1
-            }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        return JSONNumber(validatedLiteral: text)
+  mutating func array(depth: Int) throws(JSONParseError) -> JSONValue {
+    guard depth <= maxDepth else {
+      throw JSONParseError(
+        reason: "nestingTooDeep", message: "nesting deeper than \(maxDepth) at byte \(index)")
     }
-
-    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-
-    mutating func string() throws(JSONParseError) -> String {
+    index += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+      index += 1
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try value(depth: depth))
+      skipWhitespace()
+      guard index < bytes.count else { throw syntax("unexpected end of input") }
+      if bytes[index] == UInt8(ascii: ",") {
         index += 1
-        let start = index
-        var ascii = true
-        // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                index += 1
-                if ascii {
-                    // ASCII is valid UTF-8: copy without validating (the hot path's keys and values).
-                    return String(unsafeUninitializedCapacity: slice.count) { buffer in
-                        _ = buffer.initialize(fromContentsOf: slice)
-                        return slice.count
-                    }
-                }
-                guard let text = String(validating: slice, as: UTF8.self) else {
-                    throw JSONParseError(reason: "invalidUTF8", message: "invalid UTF-8 in a string at byte \(start)")
-                }
-                return text
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw syntax("control character in a string") }
-            if byte >= 0x80 { ascii = false }
-            index += 1
-        }
-        guard index < bytes.count else { throw syntax("unterminated string") }
-        // Slow path: unescape into a byte buffer.
-        var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                index += 1
-                guard let text = String(validating: out, as: UTF8.self) else {
-                    throw JSONParseError(reason: "invalidUTF8", message: "invalid UTF-8 in a string at byte \(start)")
-                }
-                return text
-            }
-            if byte < 0x20 { throw syntax("control character in a string") }
-            if byte != UInt8(ascii: "\\") {
-                out.append(byte)
-                index += 1
-                continue
-            }
-            index += 1
-            guard index < bytes.count else { throw syntax("unterminated string") }
-            let escape = bytes[index]
-            index += 1
-            switch escape {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
-                    else { throw syntax("unpaired surrogate") }
-                    index += 2
-                    let low = try hex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw syntax("unpaired surrogate") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw syntax("unpaired surrogate")
-                }
-                guard let unicode = Unicode.Scalar(scalar) else { throw syntax("invalid escape") }
-                out.append(contentsOf: UTF8.encode(unicode)!)
-            default: throw syntax("invalid escape")
-            }
-        }
-        throw syntax("unterminated string")
+      } else if bytes[index] == UInt8(ascii: "]") {
+        index += 1
+        return .array(elements)
+      } else {
+        throw syntax("expected ',' or ']'")
+      }
     }
+  }
 
-    mutating func hex4() throws(JSONParseError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw syntax("invalid \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw syntax("invalid \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
-        return value
+  mutating func number() throws(JSONParseError) -> JSONNumber {
+    let start = index
+    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+    if bytes[index] == UInt8(ascii: "0") {
+      index += 1
+    } else {
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")
+      {
+        index += 1
+      }
+      guard index < bytes.count, isDigit(bytes[index]) else { throw syntax("invalid number") }
+      while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    return JSONNumber(validatedLiteral: text)
+  }
+
+  func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+  mutating func string() throws(JSONParseError) -> String {
+    index += 1
+    let start = index
+    var ascii = true
+    // Fast path: no escapes.
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        index += 1
+        if ascii {
+          // ASCII is valid UTF-8: copy without validating (the hot path's keys and values).
+          return String(unsafeUninitializedCapacity: slice.count) { buffer in
+            _ = buffer.initialize(fromContentsOf: slice)
+            return slice.count
+          }
+        }
+        guard let text = String(validating: slice, as: UTF8.self) else {
+          throw JSONParseError(
+            reason: "invalidUTF8", message: "invalid UTF-8 in a string at byte \(start)")
+        }
+        return text
+      }
+      if byte == UInt8(ascii: "\\") { break }
+      if byte < 0x20 { throw syntax("control character in a string") }
+      if byte >= 0x80 { ascii = false }
+      index += 1
+    }
+    guard index < bytes.count else { throw syntax("unterminated string") }
+    // Slow path: unescape into a byte buffer.
+    var out = [UInt8](UnsafeBufferPointer(rebasing: bytes[start..<index]))
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte == UInt8(ascii: "\"") {
+        index += 1
+        guard let text = String(validating: out, as: UTF8.self) else {
+          throw JSONParseError(
+            reason: "invalidUTF8", message: "invalid UTF-8 in a string at byte \(start)")
+        }
+        return text
+      }
+      if byte < 0x20 { throw syntax("control character in a string") }
+      if byte != UInt8(ascii: "\\") {
+        out.append(byte)
+        index += 1
+        continue
+      }
+      index += 1
+      guard index < bytes.count else { throw syntax("unterminated string") }
+      let escape = bytes[index]
+      index += 1
+      switch escape {
+      case UInt8(ascii: "\""): out.append(0x22)
+      case UInt8(ascii: "\\"): out.append(0x5C)
+      case UInt8(ascii: "/"): out.append(0x2F)
+      case UInt8(ascii: "b"): out.append(0x08)
+      case UInt8(ascii: "f"): out.append(0x0C)
+      case UInt8(ascii: "n"): out.append(0x0A)
+      case UInt8(ascii: "r"): out.append(0x0D)
+      case UInt8(ascii: "t"): out.append(0x09)
+      case UInt8(ascii: "u"):
+        var scalar = try hex4()
+        if (0xD800...0xDBFF).contains(scalar) {
+          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+          else { throw syntax("unpaired surrogate") }
+          index += 2
+          let low = try hex4()
+          guard (0xDC00...0xDFFF).contains(low) else { throw syntax("unpaired surrogate") }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(scalar) {
+          throw syntax("unpaired surrogate")
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { throw syntax("invalid escape") }
+        out.append(contentsOf: UTF8.encode(unicode)!)
+      default: throw syntax("invalid escape")
+      }
+    }
+    throw syntax("unterminated string")
+  }
+
+  mutating func hex4() throws(JSONParseError) -> UInt32 {
+    guard index + 4 <= bytes.count else { throw syntax("invalid \\u escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw syntax("invalid \\u escape")
+      }
+      value = value << 4 | UInt32(digit)
+      index += 1
+    }
+    return value
+  }
 }

@@ -1,84 +1,85 @@
 /// Writes JSON values as compact UTF-8 bytes, hand-written for the hot path (no Foundation).
 /// Value type; use one per thread.
 public struct JSONWriter {
-    /// The bytes written so far.
-    public var bytes: [UInt8]
+  /// The bytes written so far.
+  public var bytes: [UInt8]
 
-    /// A writer with an empty buffer reserving `capacity` bytes.
-    public init(capacity: Int = 256) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+  /// A writer with an empty buffer reserving `capacity` bytes.
+  public init(capacity: Int = 256) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// The compact encoding of one value.
+  public static func encode(_ value: JSONValue) -> [UInt8] {
+    var writer = JSONWriter()
+    writer.write(value)
+    return writer.bytes
+  }
+
+  /// The compact encoding of one value as a String.
+  public static func string(_ value: JSONValue) -> String {
+    String(decoding: encode(value), as: UTF8.self)
+  }
+
+  /// Appends one value.
+  public mutating func write(_ value: JSONValue) {
+    switch value {
+    case .null: raw("null")
+    case .bool(let b): raw(b ? "true" : "false")
+    case .number(let n): bytes.append(contentsOf: n.literal.utf8)
+    case .string(let s): write(string: s)
+    case .array(let elements):
+      bytes.append(UInt8(ascii: "["))
+      for (i, element) in elements.enumerated() {
+        if i > 0 { bytes.append(UInt8(ascii: ",")) }
+        write(element)
+      }
+      bytes.append(UInt8(ascii: "]"))
+    case .object(let object):
+      bytes.append(UInt8(ascii: "{"))
+      for (i, member) in object.members.enumerated() {
+        if i > 0 { bytes.append(UInt8(ascii: ",")) }
+        write(string: member.key)
+        bytes.append(UInt8(ascii: ":"))
+        write(member.value)
+      }
+      bytes.append(UInt8(ascii: "}"))
     }
+  }
 
-    /// The compact encoding of one value.
-    public static func encode(_ value: JSONValue) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.write(value)
-        return writer.bytes
-    }
+  /// Appends raw ASCII text that is already valid JSON.
+  public mutating func raw(_ text: StaticString) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
 
-    /// The compact encoding of one value as a String.
-    public static func string(_ value: JSONValue) -> String {
-        String(decoding: encode(value), as: UTF8.self)
-    }
-
-    /// Appends one value.
-    public mutating func write(_ value: JSONValue) {
-        switch value {
-        case .null: raw("null")
-        case .bool(let b): raw(b ? "true" : "false")
-        case .number(let n): bytes.append(contentsOf: n.literal.utf8)
-        case .string(let s): write(string: s)
-        case .array(let elements):
-            bytes.append(UInt8(ascii: "["))
-            for (i, element) in elements.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(element)
-            }
-            bytes.append(UInt8(ascii: "]"))
-        case .object(let object):
-            bytes.append(UInt8(ascii: "{"))
-            for (i, member) in object.members.enumerated() {
-                if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                write(string: member.key)
-                bytes.append(UInt8(ascii: ":"))
-                write(member.value)
-            }
-            bytes.append(UInt8(ascii: "}"))
+  /// Appends a quoted, escaped string.
+  public mutating func write(string: String) {
+    bytes.append(UInt8(ascii: "\""))
+    var string = string
+    string.withUTF8 { utf8 in
+      var runStart = 0
+      for i in 0..<utf8.count {
+        let byte = utf8[i]
+        if byte >= 0x20 && byte != 0x22 && byte != 0x5C { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
+        runStart = i + 1
+        switch byte {
+        case 0x22: raw("\\\"")
+        case 0x5C: raw("\\\\")
+        case 0x0A: raw("\\n")
+        case 0x0D: raw("\\r")
+        case 0x09: raw("\\t")
+        default:
+          let hex: [UInt8] = Array("0123456789abcdef".utf8)
+          raw("\\u00")
+          bytes.append(hex[Int(byte >> 4)])
+          bytes.append(hex[Int(byte & 0xF)])
         }
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
-
-    /// Appends raw ASCII text that is already valid JSON.
-    public mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// Appends a quoted, escaped string.
-    public mutating func write(string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            var runStart = 0
-            for i in 0..<utf8.count {
-                let byte = utf8[i]
-                if byte >= 0x20 && byte != 0x22 && byte != 0x5C { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i]))
-                runStart = i + 1
-                switch byte {
-                case 0x22: raw("\\\"")
-                case 0x5C: raw("\\\\")
-                case 0x0A: raw("\\n")
-                case 0x0D: raw("\\r")
-                case 0x09: raw("\\t")
-                default:
-                    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                    raw("\\u00")
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
+    bytes.append(UInt8(ascii: "\""))
+  }
 }

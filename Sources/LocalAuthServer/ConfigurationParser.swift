@@ -3,154 +3,169 @@ import Sensors
 
 /// A configuration that cannot be used: the file, line and reason.
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    /// The file read.
-    public var file: String
-    /// The 1-based line (0 for the whole file).
-    public var line: Int
-    /// What is wrong.
-    public var reason: String
+  /// The file read.
+  public var file: String
+  /// The 1-based line (0 for the whole file).
+  public var line: Int
+  /// What is wrong.
+  public var reason: String
 
-    /// "file:line: reason".
-    public var description: String { "\(file):\(line): \(reason)" }
+  /// "file:line: reason".
+  public var description: String { "\(file):\(line): \(reason)" }
 }
 
 /// Reads systemd-style INI (`[Broker]`, `[Sensor.NAME]`, `Key=Value`, `#`/`;` comments).
 public enum ConfigurationParser {
-    /// Parses configuration text on top of the defaults (a `[Sensor.*]` section replaces the default sensors).
-    public static func parse(_ text: String, file: String) throws(ConfigurationError) -> DaemonConfiguration {
-        var configuration = DaemonConfiguration()
-        var sensors: [SensorConfiguration] = []
-        var section: String? = nil
-        var sawSensor = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line = rawLine.trimmingWhitespace()
-            if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-            func fail(_ reason: String) -> ConfigurationError {
-                ConfigurationError(file: file, line: number, reason: reason)
-            }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
-                let name = String(line.dropFirst().dropLast())
-                if name == "Broker" {
-                    section = name
-                } else if name.hasPrefix("Sensor.") {
-                    let sensorName = String(name.dropFirst("Sensor.".count))
-                    guard !sensorName.isEmpty, sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-                    else { throw fail("sensor name must be letters, digits, '-' or '_'") }
-                    guard !sensors.contains(where: { $0.name == sensorName }) else {
-                        throw fail("sensor \(sensorName) is defined twice")
-                    }
-                    sawSensor = true
-                    sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
-                    section = name
-                } else {
-                    throw fail("unknown section [\(name)] (expected [Broker] or [Sensor.NAME])")
-                }
-                continue
-            }
-            guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
-            let key = String(line[..<equals]).trimmingWhitespace()
-            let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
-            guard let section else { throw fail("\(key)= must be inside a section") }
-            do throws(ConfigurationValueError) {
-                if section == "Broker" {
-                    try applyBroker(key, value, to: &configuration)
-                } else {
-                    try applySensor(key, value, to: &sensors[sensors.count - 1])
-                }
-            } catch {
-                throw fail("\(key)=\(value): \(error.reason)")
-            }
+  /// Parses configuration text on top of the defaults (a `[Sensor.*]` section replaces the default sensors).
+  public static func parse(_ text: String, file: String) throws(ConfigurationError)
+    -> DaemonConfiguration
+  {
+    var configuration = DaemonConfiguration()
+    var sensors: [SensorConfiguration] = []
+    var section: String? = nil
+    var sawSensor = false
+    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+      .enumerated()
+    {
+      let number = index + 1
+      let line = rawLine.trimmingWhitespace()
+      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+      func fail(_ reason: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: number, reason: reason)
+      }
+      if line.hasPrefix("[") {
+        guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
+        let name = String(line.dropFirst().dropLast())
+        if name == "Broker" {
+          section = name
+        } else if name.hasPrefix("Sensor.") {
+          let sensorName = String(name.dropFirst("Sensor.".count))
+          guard !sensorName.isEmpty,
+            sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+          else { throw fail("sensor name must be letters, digits, '-' or '_'") }
+          guard !sensors.contains(where: { $0.name == sensorName }) else {
+            throw fail("sensor \(sensorName) is defined twice")
+          }
+          sawSensor = true
+          sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
+          section = name
+        } else {
+          throw fail("unknown section [\(name)] (expected [Broker] or [Sensor.NAME])")
         }
-        if sawSensor {
-            configuration.sensors = sensors
+        continue
+      }
+      guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
+      let key = String(line[..<equals]).trimmingWhitespace()
+      let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+      guard let section else { throw fail("\(key)= must be inside a section") }
+      do throws(ConfigurationValueError) {
+        if section == "Broker" {
+          try applyBroker(key, value, to: &configuration)
+        } else {
+          try applySensor(key, value, to: &sensors[sensors.count - 1])
         }
-        return configuration
+      } catch {
+        throw fail("\(key)=\(value): \(error.reason)")
+      }
     }
+    if sawSensor {
+      configuration.sensors = sensors
+    }
+    return configuration
+  }
 
-    private static func applyBroker(_ key: String, _ value: String, to c: inout DaemonConfiguration) throws(ConfigurationValueError) {
-        switch key {
-        case "Overlap":
-            guard let mode = OverlapMode(rawValue: value) else { throw .init("must be queue or preempt") }
-            c.broker.overlap = mode
-        case "MaxQueue": c.broker.maxQueue = try integer(value, 1...100_000)
-        case "MaxQueuePerClient": c.broker.maxQueuePerClient = try integer(value, 1...100_000)
-        case "PromptTimeoutSec": c.broker.promptTimeout = .seconds(try integer(value, 1...86_400))
-        case "MaxBiometricAttempts": c.broker.maxBiometricAttempts = try integer(value, 1...100)
-        case "LockoutThreshold": c.broker.lockoutThreshold = try integer(value, 1...100)
-        case "PasscodeDelayFromFailure": c.broker.passcodeDelayFromFailure = try integer(value, 1...100)
-        case "FrameLimit": c.limits.frameLimit = try integer(value, 256...(16 << 20))
-        case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
-        case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))
-        case "AdminGroup": c.adminGroup = value.isEmpty ? nil : value
-        case "ExitOnIdleSec": c.exitOnIdleSeconds = try integer(value, 0...86_400)
-        default: throw .init("unknown key in [Broker]")
-        }
+  private static func applyBroker(_ key: String, _ value: String, to c: inout DaemonConfiguration)
+    throws(ConfigurationValueError)
+  {
+    switch key {
+    case "Overlap":
+      guard let mode = OverlapMode(rawValue: value) else { throw .init("must be queue or preempt") }
+      c.broker.overlap = mode
+    case "MaxQueue": c.broker.maxQueue = try integer(value, 1...100_000)
+    case "MaxQueuePerClient": c.broker.maxQueuePerClient = try integer(value, 1...100_000)
+    case "PromptTimeoutSec": c.broker.promptTimeout = .seconds(try integer(value, 1...86_400))
+    case "MaxBiometricAttempts": c.broker.maxBiometricAttempts = try integer(value, 1...100)
+    case "LockoutThreshold": c.broker.lockoutThreshold = try integer(value, 1...100)
+    case "PasscodeDelayFromFailure": c.broker.passcodeDelayFromFailure = try integer(value, 1...100)
+    case "FrameLimit": c.limits.frameLimit = try integer(value, 256...(16 << 20))
+    case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
+    case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))
+    case "AdminGroup": c.adminGroup = value.isEmpty ? nil : value
+    case "ExitOnIdleSec": c.exitOnIdleSeconds = try integer(value, 0...86_400)
+    default: throw .init("unknown key in [Broker]")
     }
+  }
 
-    private static func applySensor(_ key: String, _ value: String, to s: inout SensorConfiguration) throws(ConfigurationValueError) {
-        switch key {
-        case "Kind":
-            guard let kind = SensorKind(rawValue: value) else {
-                throw .init("must be one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            s.kind = kind
-        case "Available": s.available = try boolean(value)
-        case "Removable": s.removable = try boolean(value)
-        case "Enrolled":
-            let names = value.split(separator: " ").map(String.init)
-            for name in names {
-                do { _ = try ScriptCommand.parse(lines: ["ENROLL \(name)"]) } catch { throw .init("bad identity \(name)") }
-            }
-            s.enrolled.append(contentsOf: names)
-        case "Script":
-            do {
-                s.script.append(contentsOf: try ScriptCommand.parse(lines: [value]))
-            } catch {
-                throw .init(error.reason)
-            }
-        case "Default":
-            guard let behavior = ScriptCommand.DefaultBehavior(rawValue: value.uppercased()) else {
-                throw .init("must be MATCH, NOMATCH or WAIT")
-            }
-            s.defaultBehavior = behavior
-        case "DefaultDelayMs": s.defaultDelayMilliseconds = try integer(value, 0...3_600_000)
-        case "Passcode":
-            guard (4...16).contains(value.count), value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw .init("must be 4–16 digits")
-            }
-            s.passcode = value
-        default: throw .init("unknown key in [Sensor.NAME]")
+  private static func applySensor(_ key: String, _ value: String, to s: inout SensorConfiguration)
+    throws(ConfigurationValueError)
+  {
+    switch key {
+    case "Kind":
+      guard let kind = SensorKind(rawValue: value) else {
+        throw .init("must be one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      s.kind = kind
+    case "Available": s.available = try boolean(value)
+    case "Removable": s.removable = try boolean(value)
+    case "Enrolled":
+      let names = value.split(separator: " ").map(String.init)
+      for name in names {
+        do { _ = try ScriptCommand.parse(lines: ["ENROLL \(name)"]) } catch {
+          throw .init("bad identity \(name)")
         }
+      }
+      s.enrolled.append(contentsOf: names)
+    case "Script":
+      do {
+        s.script.append(contentsOf: try ScriptCommand.parse(lines: [value]))
+      } catch {
+        throw .init(error.reason)
+      }
+    case "Default":
+      guard let behavior = ScriptCommand.DefaultBehavior(rawValue: value.uppercased()) else {
+        throw .init("must be MATCH, NOMATCH or WAIT")
+      }
+      s.defaultBehavior = behavior
+    case "DefaultDelayMs": s.defaultDelayMilliseconds = try integer(value, 0...3_600_000)
+    case "Passcode":
+      guard (4...16).contains(value.count), value.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        throw .init("must be 4–16 digits")
+      }
+      s.passcode = value
+    default: throw .init("unknown key in [Sensor.NAME]")
     }
+  }
 
-    private static func integer(_ value: String, _ range: ClosedRange<Int>) throws(ConfigurationValueError) -> Int {
-        guard let number = Int(value), range.contains(number) else {
-            throw .init("must be an integer from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
+  private static func integer(_ value: String, _ range: ClosedRange<Int>)
+    throws(ConfigurationValueError) -> Int
+  {
+    guard let number = Int(value), range.contains(number) else {
+      throw .init("must be an integer from \(range.lowerBound) to \(range.upperBound)")
     }
+    return number
+  }
 
-    private static func boolean(_ value: String) throws(ConfigurationValueError) -> Bool {
-        switch value.lowercased() {
-        case "yes", "true", "1", "on": return true
-        case "no", "false", "0", "off": return false
-        default: throw .init("must be yes or no")
-        }
+  private static func boolean(_ value: String) throws(ConfigurationValueError) -> Bool {
+    switch value.lowercased() {
+    case "yes", "true", "1", "on": return true
+    case "no", "false", "0", "off": return false
+    default: throw .init("must be yes or no")
     }
+  }
 }
 
 struct ConfigurationValueError: Error {
-    let reason: String
-    init(_ reason: String) { self.reason = reason }
+  let reason: String
+  init(_ reason: String) { self.reason = reason }
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
-        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
-        return String(slice)
+  func trimmingWhitespace() -> String {
+    var slice = Substring(self)
+    while let first = slice.first, first == " " || first == "\t" || first == "\r" {
+      slice.removeFirst()
     }
+    while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
+    return String(slice)
+  }
 }

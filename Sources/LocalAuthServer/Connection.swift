@@ -6,125 +6,129 @@ import LocalAuthProtocol
 /// One client connection: reads frames, hands requests to the broker, buffers output with a
 /// high-water mark. Lives on the loop thread only (it is the broker's channel, and the broker runs there).
 final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
-    // Every member is touched only on the loop thread, which is also the broker's executor.
-    let fd: Int32
-    let server: Server
-    var session: ClientSession!
-    var framer: LineFramer
-    /// The frame limit (kept apart from the framer, which is busy while frames are handled).
-    let frameLimit: Int
-    private var output: [UInt8] = []
-    private var outputStart = 0
-    private var markedDirty = false
-    private var watchingOutput = false
-    private var readingPaused = false
-    var closed = false
-    /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
-    var pendingIDs: Set<RequestID> = []
+  // Every member is touched only on the loop thread, which is also the broker's executor.
+  let fd: Int32
+  let server: Server
+  var session: ClientSession!
+  var framer: LineFramer
+  /// The frame limit (kept apart from the framer, which is busy while frames are handled).
+  let frameLimit: Int
+  private var output: [UInt8] = []
+  private var outputStart = 0
+  private var markedDirty = false
+  private var watchingOutput = false
+  private var readingPaused = false
+  var closed = false
+  /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
+  var pendingIDs: Set<RequestID> = []
 
-    init(fd: Int32, server: Server, frameLimit: Int) {
-        self.fd = fd
-        self.server = server
-        framer = LineFramer(limit: frameLimit)
-        self.frameLimit = frameLimit
+  init(fd: Int32, server: Server, frameLimit: Int) {
+    self.fd = fd
+    self.server = server
+    framer = LineFramer(limit: frameLimit)
+    self.frameLimit = frameLimit
+  }
+
+  var pendingOutput: Int { output.count - outputStart }
+
+  // MARK: Reading
+
+  func handle(events: UInt32) {
+    if events & UInt32(LAS_EPOLLOUT) != 0 { flush() }
+    if closed { return }
+    if events & UInt32(LAS_EPOLLIN) != 0 || events & UInt32(LAS_EPOLLHUP | LAS_EPOLLERR) != 0 {
+      readAvailable()
     }
+  }
 
-    var pendingOutput: Int { output.count - outputStart }
-
-    // MARK: Reading
-
-    func handle(events: UInt32) {
-        if events & UInt32(LAS_EPOLLOUT) != 0 { flush() }
-        if closed { return }
-        if events & UInt32(LAS_EPOLLIN) != 0 || events & UInt32(LAS_EPOLLHUP | LAS_EPOLLERR) != 0 { readAvailable() }
+  private func readAvailable() {
+    let buffer = server.readBuffer
+    let count = las_recv(fd, buffer.baseAddress, buffer.count)
+    if count == -Int(EAGAIN) { return }
+    if count <= 0 {
+      close()
+      return
     }
-
-    private func readAvailable() {
-        let buffer = server.readBuffer
-        let count = las_recv(fd, buffer.baseAddress, buffer.count)
-        if count == -Int(EAGAIN) { return }
-        if count <= 0 {
-            close()
-            return
-        }
-        framer.feed(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
-            guard !closed else { return }
-            server.dispatcher.handle(frame, on: self)
-        }
-        // Answers go out when the loop flushes dirty connections at the end of this turn.
+    framer.feed(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
+      guard !closed else { return }
+      server.dispatcher.handle(frame, on: self)
     }
+    // Answers go out when the loop flushes dirty connections at the end of this turn.
+  }
 
-    // MARK: Writing
+  // MARK: Writing
 
-    /// Appends bytes to the output; flushed at the end of the loop's turn.
-    func write(_ bytes: [UInt8]) {
-        guard !closed else { return }
-        output.append(contentsOf: bytes)
-        if pendingOutput > server.limits.outputHardLimit {
-            server.log.clientDropped(
-                pid: session?.peer.pid ?? 0, uid: session?.peer.uid ?? 0, name: session?.name ?? "?", requestID: nil,
-                reason: "\(pendingOutput) bytes of responses unread (limit \(server.limits.outputHardLimit))")
-            close()
-            return
-        }
-        if !markedDirty {
-            markedDirty = true
-            server.loop.markDirty(self)
-        }
+  /// Appends bytes to the output; flushed at the end of the loop's turn.
+  func write(_ bytes: [UInt8]) {
+    guard !closed else { return }
+    output.append(contentsOf: bytes)
+    if pendingOutput > server.limits.outputHardLimit {
+      server.log.clientDropped(
+        pid: session?.peer.pid ?? 0, uid: session?.peer.uid ?? 0, name: session?.name ?? "?",
+        requestID: nil,
+        reason:
+          "\(pendingOutput) bytes of responses unread (limit \(server.limits.outputHardLimit))")
+      close()
+      return
     }
-
-    /// Sends what the socket takes now; watches for writability if some is left.
-    func flush() {
-        markedDirty = false
-        guard !closed else { return }
-        while outputStart < output.count {
-            let sent = output.withUnsafeBytes { raw in
-                las_send(fd, raw.baseAddress! + outputStart, output.count - outputStart)
-            }
-            if sent > 0 {
-                outputStart += sent
-                continue
-            }
-            if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) { break }
-            close()
-            return
-        }
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
-            outputStart = 0
-        } else if outputStart > 64 * 1024 {
-            output.removeFirst(outputStart)
-            outputStart = 0
-        }
-        updateInterest()
+    if !markedDirty {
+      markedDirty = true
+      server.loop.markDirty(self)
     }
+  }
 
-    private func updateInterest() {
-        let wantOutput = pendingOutput > 0
-        let pause = pendingOutput > server.limits.outputHighWater
-        guard wantOutput != watchingOutput || pause != readingPaused else { return }
-        watchingOutput = wantOutput
-        readingPaused = pause
-        var events: UInt32 = pause ? 0 : UInt32(LAS_EPOLLIN)
-        if wantOutput { events |= UInt32(LAS_EPOLLOUT) }
-        server.loop.modify(fd, events: events)
+  /// Sends what the socket takes now; watches for writability if some is left.
+  func flush() {
+    markedDirty = false
+    guard !closed else { return }
+    while outputStart < output.count {
+      let sent = output.withUnsafeBytes { raw in
+        las_send(fd, raw.baseAddress! + outputStart, output.count - outputStart)
+      }
+      if sent > 0 {
+        outputStart += sent
+        continue
+      }
+      if sent == -Int(EAGAIN) || sent == -Int(EWOULDBLOCK) { break }
+      close()
+      return
     }
-
-    // MARK: ClientChannel
-
-    func notify(_ method: String, _ params: JSONObject) {
-        write(RPCEncoder.notification(method, params))
+    if outputStart == output.count {
+      output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
+      outputStart = 0
+    } else if outputStart > 64 * 1024 {
+      output.removeFirst(outputStart)
+      outputStart = 0
     }
+    updateInterest()
+  }
 
-    // MARK: Closing
+  private func updateInterest() {
+    let wantOutput = pendingOutput > 0
+    let pause = pendingOutput > server.limits.outputHighWater
+    guard wantOutput != watchingOutput || pause != readingPaused else { return }
+    watchingOutput = wantOutput
+    readingPaused = pause
+    var events: UInt32 = pause ? 0 : UInt32(LAS_EPOLLIN)
+    if wantOutput { events |= UInt32(LAS_EPOLLOUT) }
+    server.loop.modify(fd, events: events)
+  }
 
-    /// Closes the socket and tells the broker the client is gone.
-    func close() {
-        guard !closed else { return }
-        closed = true
-        server.loop.unregister(fd)
-        _ = Glibc.close(fd)
-        output = []
-        server.connectionClosed(self)
-    }
+  // MARK: ClientChannel
+
+  func notify(_ method: String, _ params: JSONObject) {
+    write(RPCEncoder.notification(method, params))
+  }
+
+  // MARK: Closing
+
+  /// Closes the socket and tells the broker the client is gone.
+  func close() {
+    guard !closed else { return }
+    closed = true
+    server.loop.unregister(fd)
+    _ = Glibc.close(fd)
+    output = []
+    server.connectionClosed(self)
+  }
 }

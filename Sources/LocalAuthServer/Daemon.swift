@@ -8,230 +8,248 @@ import Systemd
 /// The whole daemon: configuration, sensors, broker, sockets, signals and systemd. `run()` serves on
 /// the calling thread until SIGTERM/SIGINT (or idle exit) and returns the exit status.
 public final class Daemon {
-    let options: DaemonOptions
-    let log: DaemonLog
-    let notifier = ServiceNotifier()
-    let time = SystemTimeSource()
-    let version = "0.1.0"
-    var configuration: DaemonConfiguration
-    var loop: EventLoop!
-    var server: Server!
-    var broker: Broker!
-    var socketActivated = false
-    var boundPath: String?
-    var lastStatus = ""
-    var nextStatusUpdate = Duration.zero
-    var nextWatchdogPing = Duration.zero
-    var idleSince: Duration?
-    var exitStatus: Int32 = 0
+  let options: DaemonOptions
+  let log: DaemonLog
+  let notifier = ServiceNotifier()
+  let time = SystemTimeSource()
+  let version = "0.1.0"
+  var configuration: DaemonConfiguration
+  var loop: EventLoop!
+  var server: Server!
+  var broker: Broker!
+  var socketActivated = false
+  var boundPath: String?
+  var lastStatus = ""
+  var nextStatusUpdate = Duration.zero
+  var nextWatchdogPing = Duration.zero
+  var idleSince: Duration?
+  var exitStatus: Int32 = 0
 
-    /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
-    public init(options: DaemonOptions) throws(ConfigurationError) {
-        self.options = options
-        log = DaemonLog(forceStderr: options.forceStderr)
-        configuration = try Daemon.loadConfiguration(options)
+  /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
+  public init(options: DaemonOptions) throws(ConfigurationError) {
+    self.options = options
+    log = DaemonLog(forceStderr: options.forceStderr)
+    configuration = try Daemon.loadConfiguration(options)
+  }
+
+  static func loadConfiguration(_ options: DaemonOptions) throws(ConfigurationError)
+    -> DaemonConfiguration
+  {
+    if options.demo && options.configPath == nil { return .demo() }
+    let path = options.configPath ?? DaemonOptions.defaultConfigPath
+    guard let text = readTextFile(path) else {
+      if options.configPath != nil {
+        throw ConfigurationError(
+          file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
+      }
+      return options.demo ? .demo() : DaemonConfiguration()
     }
+    var configuration = try ConfigurationParser.parse(text, file: path)
+    if options.demo { configuration.sensors = DaemonConfiguration.demo().sensors }
+    return configuration
+  }
 
-    static func loadConfiguration(_ options: DaemonOptions) throws(ConfigurationError) -> DaemonConfiguration {
-        if options.demo && options.configPath == nil { return .demo() }
-        let path = options.configPath ?? DaemonOptions.defaultConfigPath
-        guard let text = readTextFile(path) else {
-            if options.configPath != nil {
-                throw ConfigurationError(file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
-            }
-            return options.demo ? .demo() : DaemonConfiguration()
+  var brokerConfiguration: BrokerConfiguration {
+    var broker = configuration.broker
+    broker.adminGroupID = configuration.adminGroup.flatMap { name in
+      getgrnam(name).map { $0.pointee.gr_gid }
+    }
+    return broker
+  }
+
+  /// Serves until stopped; returns the exit status.
+  public func run() throws -> Int32 {
+    las_ignore_sigpipe()
+    raiseDescriptorLimit()
+    var signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+    las_block_signals(&signals, Int32(signals.count))
+    loop = try EventLoop()
+    let stateDirectory = options.resolvedStateDirectory
+    let store: RightStore
+    do {
+      store = try RightStore(directory: stateDirectory)
+    } catch {
+      throw StartupError("cannot open the rights store in \(stateDirectory): \(error)")
+    }
+    broker = Broker(
+      configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
+      passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
+      rightStore: store)
+    server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
+    try listen()
+    let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
+    loop.register(
+      signalFD, events: UInt32(LAS_EPOLLIN), handler: SignalHandler(fd: signalFD, daemon: self))
+    if let interval = notifier.watchdogInterval {
+      nextWatchdogPing = time.now()
+      loop.tickMilliseconds = Int32(
+        max(
+          1,
+          interval.components.seconds * 250 + interval.components.attoseconds
+            / 4_000_000_000_000_000))
+    } else if notifier.isSupervised || (socketActivated && configuration.exitOnIdleSeconds > 0) {
+      loop.tickMilliseconds = 1000
+    }
+    if notifier.isSupervised {
+      loop.tickMilliseconds = min(loop.tickMilliseconds < 0 ? 250 : loop.tickMilliseconds, 250)
+    }
+    loop.afterTurn = { [unowned self] in self.afterTurn() }
+    let log = self.log
+    loop.beforeOutput = { log.flush() }
+    announce()
+    log.flush()
+    notifier.ready(status: statusLine())
+    loop.run()
+    log.flush()
+    if let boundPath { unlink(boundPath) }
+    return exitStatus
+  }
+
+  /// Lets the daemon hold as many clients as the hard limit on open files allows.
+  private func raiseDescriptorLimit() {
+    var limit = rlimit()
+    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+    limit.rlim_cur = limit.rlim_max
+    _ = setrlimit(resource, &limit)
+  }
+
+  private func announce() {
+    let listening = socketActivated ? "socket-activated" : (boundPath ?? "?")
+    log.event("localauthd \(version) serving on \(listening)", messageID: MessageID.daemonStarted)
+    if options.demo {
+      log.notice(
+        "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode)"
+      )
+    }
+  }
+
+  private func listen() throws {
+    let passed = SocketActivation.takeListenFileDescriptors()
+    if !passed.isEmpty {
+      socketActivated = true
+      for descriptor in passed { server.serve(listeningSocket: descriptor.fd) }
+      return
+    }
+    let path = options.resolvedSocketPath
+    try SocketFile.prepare(path)
+    let fd = try SystemError.check(las_listen_unix(path, 1024), "bind \(path)")
+    chmod(path, 0o666)
+    boundPath = path
+    server.serve(listeningSocket: fd)
+  }
+
+  func statusLine() -> String {
+    broker.assumeIsolated { broker in
+      "\(broker.clientCount) clients, \(broker.isEvaluating ? 1 : 0) evaluating, \(broker.queuedCount) queued"
+    }
+  }
+
+  private func afterTurn() {
+    log.flush()
+    let now = time.now()
+    if let interval = notifier.watchdogInterval, now >= nextWatchdogPing {
+      notifier.watchdogPing()
+      nextWatchdogPing = now + interval / 2
+    }
+    if notifier.isSupervised, now >= nextStatusUpdate {
+      let line = statusLine()
+      if line != lastStatus {
+        notifier.status(line)
+        lastStatus = line
+      }
+      nextStatusUpdate = now + .milliseconds(200)
+    }
+    if socketActivated, configuration.exitOnIdleSeconds > 0 {
+      let idle = server.clientCount == 0
+      if !idle {
+        idleSince = nil
+      } else if let since = idleSince {
+        if now - since >= .seconds(configuration.exitOnIdleSeconds) {
+          log.notice(
+            "idle for \(configuration.exitOnIdleSeconds) s with no client: exiting (the socket stays)"
+          )
+          notifier.stopping(status: "idle")
+          loop.stop()
         }
-        var configuration = try ConfigurationParser.parse(text, file: path)
-        if options.demo { configuration.sensors = DaemonConfiguration.demo().sensors }
-        return configuration
+      } else {
+        idleSince = now
+      }
     }
+  }
 
-    var brokerConfiguration: BrokerConfiguration {
-        var broker = configuration.broker
-        broker.adminGroupID = configuration.adminGroup.flatMap { name in getgrnam(name).map { $0.pointee.gr_gid } }
-        return broker
-    }
+  /// SIGTERM / SIGINT: end every pending evaluation with systemCancel, answer it, exit 0.
+  func stop(signal: Int32) {
+    notifier.stopping(status: "stopping")
+    log.event("localauthd stopping on signal \(signal)", messageID: MessageID.daemonStopping)
+    broker.assumeIsolated { $0.shutdown() }
+    server.closeAll()
+    loop.stop()
+  }
 
-    /// Serves until stopped; returns the exit status.
-    public func run() throws -> Int32 {
-        las_ignore_sigpipe()
-        raiseDescriptorLimit()
-        var signals: [Int32] = [SIGTERM, SIGINT, SIGHUP]
-        las_block_signals(&signals, Int32(signals.count))
-        loop = try EventLoop()
-        let stateDirectory = options.resolvedStateDirectory
-        let store: RightStore
-        do {
-            store = try RightStore(directory: stateDirectory)
-        } catch {
-            throw StartupError("cannot open the rights store in \(stateDirectory): \(error)")
-        }
-        broker = Broker(
-            configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
-            passcode: configuration.passcode, time: time, log: log, executor: loop, version: version, rightStore: store)
-        server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
-        try listen()
-        let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
-        loop.register(signalFD, events: UInt32(LAS_EPOLLIN), handler: SignalHandler(fd: signalFD, daemon: self))
-        if let interval = notifier.watchdogInterval {
-            nextWatchdogPing = time.now()
-            loop.tickMilliseconds = Int32(max(1, interval.components.seconds * 250 + interval.components.attoseconds / 4_000_000_000_000_000))
-        } else if notifier.isSupervised || (socketActivated && configuration.exitOnIdleSeconds > 0) {
-            loop.tickMilliseconds = 1000
-        }
-        if notifier.isSupervised { loop.tickMilliseconds = min(loop.tickMilliseconds < 0 ? 250 : loop.tickMilliseconds, 250) }
-        loop.afterTurn = { [unowned self] in self.afterTurn() }
-        let log = self.log
-        loop.beforeOutput = { log.flush() }
-        announce()
-        log.flush()
-        notifier.ready(status: statusLine())
-        loop.run()
-        log.flush()
-        if let boundPath { unlink(boundPath) }
-        return exitStatus
+  /// SIGHUP: re-read configuration and sensors; a bad one is refused and the old one kept.
+  func reload() {
+    notifier.reloading()
+    do {
+      let fresh = try Daemon.loadConfiguration(options)
+      configuration = fresh
+      let registry = SensorRegistry.simulated(from: fresh, time: time)
+      let settings = brokerConfiguration
+      broker.assumeIsolated {
+        $0.reload(configuration: settings, sensors: registry, passcode: .some(fresh.passcode))
+      }
+      server.limits = fresh.limits
+      log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
+    } catch {
+      log.event(
+        "configuration rejected, keeping the old one: \(error)",
+        messageID: MessageID.configurationRejected,
+        priority: 3)
     }
-
-    /// Lets the daemon hold as many clients as the hard limit on open files allows.
-    private func raiseDescriptorLimit() {
-        var limit = rlimit()
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(resource, &limit)
-    }
-
-    private func announce() {
-        let where_ = socketActivated ? "socket-activated" : (boundPath ?? "?")
-        log.event("localauthd \(version) serving on \(where_)", messageID: MessageID.daemonStarted)
-        if options.demo {
-            log.notice(
-                "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode)"
-            )
-        }
-    }
-
-    private func listen() throws {
-        let passed = SocketActivation.takeListenFileDescriptors()
-        if !passed.isEmpty {
-            socketActivated = true
-            for descriptor in passed { server.serve(listeningSocket: descriptor.fd) }
-            return
-        }
-        let path = options.resolvedSocketPath
-        try SocketFile.prepare(path)
-        let fd = try SystemError.check(las_listen_unix(path, 1024), "bind \(path)")
-        chmod(path, 0o666)
-        boundPath = path
-        server.serve(listeningSocket: fd)
-    }
-
-    func statusLine() -> String {
-        broker.assumeIsolated { broker in
-            "\(broker.clientCount) clients, \(broker.isEvaluating ? 1 : 0) evaluating, \(broker.queuedCount) queued"
-        }
-    }
-
-    private func afterTurn() {
-        log.flush()
-        let now = time.now()
-        if let interval = notifier.watchdogInterval, now >= nextWatchdogPing {
-            notifier.watchdogPing()
-            nextWatchdogPing = now + interval / 2
-        }
-        if notifier.isSupervised, now >= nextStatusUpdate {
-            let line = statusLine()
-            if line != lastStatus {
-                notifier.status(line)
-                lastStatus = line
-            }
-            nextStatusUpdate = now + .milliseconds(200)
-        }
-        if socketActivated, configuration.exitOnIdleSeconds > 0 {
-            let idle = server.clientCount == 0
-            if !idle {
-                idleSince = nil
-            } else if let since = idleSince {
-                if now - since >= .seconds(configuration.exitOnIdleSeconds) {
-                    log.notice("idle for \(configuration.exitOnIdleSeconds) s with no client: exiting (the socket stays)")
-                    notifier.stopping(status: "idle")
-                    loop.stop()
-                }
-            } else {
-                idleSince = now
-            }
-        }
-    }
-
-    /// SIGTERM / SIGINT: end every pending evaluation with systemCancel, answer it, exit 0.
-    func stop(signal: Int32) {
-        notifier.stopping(status: "stopping")
-        log.event("localauthd stopping on signal \(signal)", messageID: MessageID.daemonStopping)
-        broker.assumeIsolated { $0.shutdown() }
-        server.closeAll()
-        loop.stop()
-    }
-
-    /// SIGHUP: re-read configuration and sensors; a bad one is refused and the old one kept.
-    func reload() {
-        notifier.reloading()
-        do {
-            let fresh = try Daemon.loadConfiguration(options)
-            configuration = fresh
-            let registry = SensorRegistry.simulated(from: fresh, time: time)
-            let settings = brokerConfiguration
-            broker.assumeIsolated { $0.reload(configuration: settings, sensors: registry, passcode: .some(fresh.passcode)) }
-            server.limits = fresh.limits
-            log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
-        } catch {
-            log.event(
-                "configuration rejected, keeping the old one: \(error)", messageID: MessageID.configurationRejected,
-                priority: 3)
-        }
-        notifier.ready(status: statusLine())
-    }
+    notifier.ready(status: statusLine())
+  }
 }
 
 /// A reason the daemon cannot start.
 public struct StartupError: Error, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
+  /// What went wrong.
+  public var description: String
 
-    init(_ description: String) { self.description = description }
+  init(_ description: String) { self.description = description }
 }
 
 /// Reads signals from a signalfd on the loop.
 final class SignalHandler: LoopHandler {
-    let fd: Int32
-    unowned let daemon: Daemon
+  let fd: Int32
+  unowned let daemon: Daemon
 
-    init(fd: Int32, daemon: Daemon) {
-        self.fd = fd
-        self.daemon = daemon
-    }
+  init(fd: Int32, daemon: Daemon) {
+    self.fd = fd
+    self.daemon = daemon
+  }
 
-    func handle(events: UInt32) {
-        while true {
-            let signal = las_signalfd_read(fd)
-            if signal < 0 { return }
-            if signal == SIGHUP { daemon.reload() } else { daemon.stop(signal: signal) }
-        }
+  func handle(events: UInt32) {
+    while true {
+      let signal = las_signalfd_read(fd)
+      if signal < 0 { return }
+      if signal == SIGHUP { daemon.reload() } else { daemon.stop(signal: signal) }
     }
+  }
 }
 
 /// Reads a whole text file, or nil.
 func readTextFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { _ = close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let count = read(fd, &chunk, chunk.count)
-        if count < 0 && errno == EINTR { continue }
-        if count <= 0 { break }
-        bytes.append(contentsOf: chunk[0..<count])
-        if bytes.count > 4 << 20 { return nil }
-    }
-    return String(decoding: bytes, as: UTF8.self)
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { _ = close(fd) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65536)
+  while true {
+    let count = read(fd, &chunk, chunk.count)
+    if count < 0 && errno == EINTR { continue }
+    if count <= 0 { break }
+    bytes.append(contentsOf: chunk[0..<count])
+    if bytes.count > 4 << 20 { return nil }
+  }
+  return String(decoding: bytes, as: UTF8.self)
 }

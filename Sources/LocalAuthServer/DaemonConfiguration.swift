@@ -3,66 +3,69 @@ import Sensors
 
 /// One `[Sensor.NAME]` section.
 public struct SensorConfiguration: Sendable, Equatable {
-    /// The section's NAME, the sensor's name on the wire.
-    public var name: String
-    /// Kind=
-    public var kind: SensorKind
-    /// Available= (default yes).
-    public var available = true
-    /// Removable= (default no).
-    public var removable = false
-    /// Enrolled= identities (space separated, repeatable).
-    public var enrolled: [String] = []
-    /// Script= lines (repeatable), parsed.
-    public var script: [ScriptCommand] = []
-    /// Default= MATCH | NOMATCH | WAIT (default WAIT).
-    public var defaultBehavior: ScriptCommand.DefaultBehavior = .wait
-    /// DefaultDelayMs= how long the default outcome takes.
-    public var defaultDelayMilliseconds = 0
-    /// Passcode= (passcode sensors only): the device passcode at start.
-    public var passcode: String?
+  /// The section's NAME, the sensor's name on the wire.
+  public var name: String
+  /// Kind=
+  public var kind: SensorKind
+  /// Available= (default yes).
+  public var available = true
+  /// Removable= (default no).
+  public var removable = false
+  /// Enrolled= identities (space separated, repeatable).
+  public var enrolled: [String] = []
+  /// Script= lines (repeatable), parsed.
+  public var script: [ScriptCommand] = []
+  /// Default= MATCH | NOMATCH | WAIT (default WAIT).
+  public var defaultBehavior: ScriptCommand.DefaultBehavior = .wait
+  /// DefaultDelayMs= how long the default outcome takes.
+  public var defaultDelayMilliseconds = 0
+  /// Passcode= (passcode sensors only): the device passcode at start.
+  public var passcode: String?
 
-    /// A sensor section with defaults.
-    public init(name: String, kind: SensorKind) {
-        self.name = name
-        self.kind = kind
-    }
+  /// A sensor section with defaults.
+  public init(name: String, kind: SensorKind) {
+    self.name = name
+    self.kind = kind
+  }
 }
 
 /// Everything `/etc/localauthd/localauthd.conf` says, with a built-in default for every key.
 public struct DaemonConfiguration: Sendable, Equatable {
-    /// The `[Broker]` policy settings.
-    public var broker = BrokerConfiguration()
-    /// Connection limits (FrameLimit=, OutputHighWater=, OutputLimit=).
-    public var limits = ConnectionLimits()
-    /// AdminGroup= the group whose members may administer sensors (default "localauth"; missing → root only).
-    public var adminGroup: String? = "localauth"
-    /// ExitOnIdleSec= when socket-activated and no client is connected (0: never).
-    public var exitOnIdleSeconds = 0
-    /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
-    public var sensors: [SensorConfiguration] = [
-        SensorConfiguration(name: "face", kind: .faceID), SensorConfiguration(name: "passcode", kind: .passcode),
-    ]
+  /// The `[Broker]` policy settings.
+  public var broker = BrokerConfiguration()
+  /// Connection limits (FrameLimit=, OutputHighWater=, OutputLimit=).
+  public var limits = ConnectionLimits()
+  /// AdminGroup= the group whose members may administer sensors (default "localauth"; missing → root only).
+  public var adminGroup: String? = "localauth"
+  /// ExitOnIdleSec= when socket-activated and no client is connected (0: never).
+  public var exitOnIdleSeconds = 0
+  /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
+  public var sensors: [SensorConfiguration] = [
+    SensorConfiguration(name: "face", kind: .faceID),
+    SensorConfiguration(name: "passcode", kind: .passcode),
+  ]
 
-    /// The defaults.
-    public init() {}
+  /// The defaults.
+  public init() {}
 
-    /// The demo set-up of `make run`: an enrolled face that matches after about a second, passcode 1234.
-    public static func demo() -> DaemonConfiguration {
-        var configuration = DaemonConfiguration()
-        var face = SensorConfiguration(name: "face", kind: .faceID)
-        face.enrolled = ["demo-user"]
-        face.defaultBehavior = .match
-        face.defaultDelayMilliseconds = 1000
-        var passcode = SensorConfiguration(name: "passcode", kind: .passcode)
-        passcode.passcode = demoPasscode
-        configuration.sensors = [face, passcode]
-        return configuration
-    }
+  /// The demo set-up of `make run`: an enrolled face that matches after about a second, passcode 1234.
+  public static func demo() -> DaemonConfiguration {
+    var configuration = DaemonConfiguration()
+    var face = SensorConfiguration(name: "face", kind: .faceID)
+    face.enrolled = ["demo-user"]
+    face.defaultBehavior = .match
+    face.defaultDelayMilliseconds = 1000
+    var passcode = SensorConfiguration(name: "passcode", kind: .passcode)
+    passcode.passcode = demoPasscode
+    configuration.sensors = [face, passcode]
+    return configuration
+  }
 
-    /// The passcode of demo mode, printed at start.
-    public static let demoPasscode = "1234"
+  /// The passcode of demo mode, printed at start.
+  public static let demoPasscode = "1234"
 
-    /// The device passcode configured on the passcode sensor, if any.
-    public var passcode: String? { sensors.first { $0.kind == .passcode && $0.passcode != nil }?.passcode }
+  /// The device passcode configured on the passcode sensor, if any.
+  public var passcode: String? {
+    sensors.first { $0.kind == .passcode && $0.passcode != nil }?.passcode
+  }
 }

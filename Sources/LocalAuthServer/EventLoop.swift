@@ -4,142 +4,143 @@ import Synchronization
 
 /// Something the loop calls when its file descriptor is ready. Called on the loop thread only.
 protocol LoopHandler: AnyObject {
-    /// Handles the epoll events for the descriptor.
-    func handle(events: UInt32)
+  /// Handles the epoll events for the descriptor.
+  func handle(events: UInt32)
 }
 
 /// One epoll thread that owns every socket and is also the broker actor's executor: jobs enqueued
 /// from other threads wake it through an eventfd. Everything but `enqueue` runs on the loop thread.
 public final class EventLoop: SerialExecutor, @unchecked Sendable {
-    // `handlers`, `dirty` and `running` are touched only on the loop thread; `jobs` sits behind a Mutex.
-    let epollFD: Int32
-    private let wakeFD: Int32
-    private let jobs = Mutex<[UnownedJob]>([])
-    private let wakePending = Atomic<Bool>(false)
-    private var handlers: [Int32: LoopHandler] = [:]
-    private var dirty: [Connection] = []
-    private var running = true
-    /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
-    var afterTurn: (() -> Void)?
-    /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
-    /// is out before the answer it describes). Loop thread only.
-    var beforeOutput: (() -> Void)?
-    /// The longest the loop sleeps without events, in milliseconds (-1: forever), so `afterTurn` runs.
-    var tickMilliseconds: Int32 = -1
+  // `handlers`, `dirty` and `running` are touched only on the loop thread; `jobs` sits behind a Mutex.
+  let epollFD: Int32
+  private let wakeFD: Int32
+  private let jobs = Mutex<[UnownedJob]>([])
+  private let wakePending = Atomic<Bool>(false)
+  private var handlers: [Int32: LoopHandler] = [:]
+  private var dirty: [Connection] = []
+  private var running = true
+  /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
+  var afterTurn: (() -> Void)?
+  /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
+  /// is out before the answer it describes). Loop thread only.
+  var beforeOutput: (() -> Void)?
+  /// The longest the loop sleeps without events, in milliseconds (-1: forever), so `afterTurn` runs.
+  var tickMilliseconds: Int32 = -1
 
-    /// A loop with its epoll and wake descriptors.
-    public init() throws(SystemError) {
-        epollFD = try SystemError.check(las_epoll_create(), "epoll_create1")
-        wakeFD = try SystemError.check(las_eventfd(), "eventfd")
-        _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), wakeFD, UInt32(LAS_EPOLLIN))
+  /// A loop with its epoll and wake descriptors.
+  public init() throws(SystemError) {
+    epollFD = try SystemError.check(las_epoll_create(), "epoll_create1")
+    wakeFD = try SystemError.check(las_eventfd(), "eventfd")
+    _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), wakeFD, UInt32(LAS_EPOLLIN))
+  }
+
+  /// The thread that runs the loop: the creator until `run()` starts.
+  private var ownerThread = pthread_self()
+
+  /// Lets `assumeIsolated` succeed on the loop thread (and only there).
+  public func checkIsolated() {
+    precondition(
+      pthread_equal(ownerThread, pthread_self()) != 0, "not on the localauthd event loop thread")
+  }
+
+  /// Queues a job to run on the loop thread (from any thread).
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    jobs.withLock { $0.append(unowned) }
+    if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
+      _ = las_eventfd_signal(wakeFD)
     }
+  }
 
-    /// The thread that runs the loop: the creator until `run()` starts.
-    private var ownerThread = pthread_self()
+  /// Watches a descriptor for the given events.
+  func register(_ fd: Int32, events: UInt32, handler: LoopHandler) {
+    handlers[fd] = handler
+    _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
+  }
 
-    /// Lets `assumeIsolated` succeed on the loop thread (and only there).
-    public func checkIsolated() {
-        precondition(pthread_equal(ownerThread, pthread_self()) != 0, "not on the localauthd event loop thread")
-    }
+  /// Changes the events watched for a descriptor.
+  func modify(_ fd: Int32, events: UInt32) {
+    _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_MOD), fd, events)
+  }
 
-    /// Queues a job to run on the loop thread (from any thread).
-    public func enqueue(_ job: consuming ExecutorJob) {
-        let unowned = UnownedJob(job)
-        jobs.withLock { $0.append(unowned) }
-        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
-            _ = las_eventfd_signal(wakeFD)
+  /// Stops watching a descriptor.
+  func unregister(_ fd: Int32) {
+    handlers[fd] = nil
+    _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)
+  }
+
+  /// Marks a connection as having output to flush at the end of this turn.
+  func markDirty(_ connection: Connection) {
+    dirty.append(connection)
+  }
+
+  /// Ends `run()` after the current turn.
+  func stop() { running = false }
+
+  /// Runs the loop on the calling thread until `stop()`.
+  func run() {
+    ownerThread = pthread_self()
+    let capacity = 256
+    var fds = [Int32](repeating: 0, count: capacity)
+    var events = [UInt32](repeating: 0, count: capacity)
+    while running {
+      let count = las_epoll_wait(epollFD, &fds, &events, Int32(capacity), tickMilliseconds)
+      if count < 0 { continue }
+      for index in 0..<Int(count) {
+        let fd = fds[index]
+        if fd == wakeFD {
+          _ = las_eventfd_drain(wakeFD)
+          wakePending.store(false, ordering: .releasing)
+          runJobs()
+        } else {
+          handlers[fd]?.handle(events: events[index])
         }
+      }
+      runJobs()
+      flushDirty()
+      afterTurn?()
     }
+  }
 
-    /// Watches a descriptor for the given events.
-    func register(_ fd: Int32, events: UInt32, handler: LoopHandler) {
-        handlers[fd] = handler
-        _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
+  private func runJobs() {
+    var rounds = 0
+    while rounds < 64 {
+      let batch = jobs.withLock { jobs -> [UnownedJob] in
+        let batch = jobs
+        jobs.removeAll(keepingCapacity: true)
+        return batch
+      }
+      if batch.isEmpty { return }
+      for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
+      flushDirty()
+      rounds += 1
     }
+    // Leave the rest for the next turn so sockets are not starved.
+    _ = las_eventfd_signal(wakeFD)
+  }
 
-    /// Changes the events watched for a descriptor.
-    func modify(_ fd: Int32, events: UInt32) {
-        _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_MOD), fd, events)
-    }
-
-    /// Stops watching a descriptor.
-    func unregister(_ fd: Int32) {
-        handlers[fd] = nil
-        _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)
-    }
-
-    /// Marks a connection as having output to flush at the end of this turn.
-    func markDirty(_ connection: Connection) {
-        dirty.append(connection)
-    }
-
-    /// Ends `run()` after the current turn.
-    func stop() { running = false }
-
-    /// Runs the loop on the calling thread until `stop()`.
-    func run() {
-        ownerThread = pthread_self()
-        let capacity = 256
-        var fds = [Int32](repeating: 0, count: capacity)
-        var events = [UInt32](repeating: 0, count: capacity)
-        while running {
-            let count = las_epoll_wait(epollFD, &fds, &events, Int32(capacity), tickMilliseconds)
-            if count < 0 { continue }
-            for index in 0..<Int(count) {
-                let fd = fds[index]
-                if fd == wakeFD {
-                    _ = las_eventfd_drain(wakeFD)
-                    wakePending.store(false, ordering: .releasing)
-                    runJobs()
-                } else {
-                    handlers[fd]?.handle(events: events[index])
-                }
-            }
-            runJobs()
-            flushDirty()
-            afterTurn?()
-        }
-    }
-
-    private func runJobs() {
-        var rounds = 0
-        while rounds < 64 {
-            let batch = jobs.withLock { jobs -> [UnownedJob] in
-                let batch = jobs
-                jobs.removeAll(keepingCapacity: true)
-                return batch
-            }
-            if batch.isEmpty { return }
-            for job in batch { job.runSynchronously(on: asUnownedSerialExecutor()) }
-            flushDirty()
-            rounds += 1
-        }
-        // Leave the rest for the next turn so sockets are not starved.
-        _ = las_eventfd_signal(wakeFD)
-    }
-
-    private func flushDirty() {
-        guard !dirty.isEmpty else { return }
-        beforeOutput?()
-        let connections = dirty
-        dirty.removeAll(keepingCapacity: true)
-        for connection in connections { connection.flush() }
-    }
+  private func flushDirty() {
+    guard !dirty.isEmpty else { return }
+    beforeOutput?()
+    let connections = dirty
+    dirty.removeAll(keepingCapacity: true)
+    for connection in connections { connection.flush() }
+  }
 }
 
 /// A failed system call: the call's name and errno.
 public struct SystemError: Error, Sendable, CustomStringConvertible {
-    /// The C call that failed.
-    public var call: String
-    /// The errno value.
-    public var errno: Int32
+  /// The C call that failed.
+  public var call: String
+  /// The errno value.
+  public var errno: Int32
 
-    /// "bind: Address already in use".
-    public var description: String { "\(call): \(String(cString: strerror(errno)))" }
+  /// "bind: Address already in use".
+  public var description: String { "\(call): \(String(cString: strerror(errno)))" }
 
-    /// Returns a non-negative result, or throws for a negative errno result.
-    static func check(_ result: Int32, _ call: String) throws(SystemError) -> Int32 {
-        if result < 0 { throw SystemError(call: call, errno: -result) }
-        return result
-    }
+  /// Returns a non-negative result, or throws for a negative errno result.
+  static func check(_ result: Int32, _ call: String) throws(SystemError) -> Int32 {
+    if result < 0 { throw SystemError(call: call, errno: -result) }
+    return result
+  }
 }

@@ -4,157 +4,172 @@ import LocalAuthProtocol
 /// Turns frames into broker calls and answers into lines: single requests, batches, the
 /// duplicate-id rule and the frame limit (SPEC section 2). Loop thread only.
 struct RequestDispatcher {
-    let broker: Broker
+  let broker: Broker
 
-    func handle(_ frame: Frame, on connection: Connection) {
-        switch frame {
-        case .tooLarge:
-            let error = RPCError.invalidRequest(
-                "Invalid request: frame longer than \(connection.frameLimit) bytes.", reason: "frameTooLarge")
-            connection.write(RPCEncoder.error(id: .null, error))
-        case .line(let bytes):
-            if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-            switch IncomingFrame.decode(bytes) {
-            case .single(let decoded):
-                handleSingle(decoded, on: connection)
-            case .batch(let elements):
-                handleBatch(elements, on: connection)
-            }
-        }
+  func handle(_ frame: Frame, on connection: Connection) {
+    switch frame {
+    case .tooLarge:
+      let error = RPCError.invalidRequest(
+        "Invalid request: frame longer than \(connection.frameLimit) bytes.",
+        reason: "frameTooLarge")
+      connection.write(RPCEncoder.error(id: .null, error))
+    case .line(let bytes):
+      if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+      switch IncomingFrame.decode(bytes) {
+      case .single(let decoded):
+        handleSingle(decoded, on: connection)
+      case .batch(let elements):
+        handleBatch(elements, on: connection)
+      }
     }
+  }
 
-    private func handleSingle(_ decoded: Result<RPCRequest, RPCRejection>, on connection: Connection) {
-        switch decoded {
-        case .failure(let rejection):
-            if !rejection.isNotification { connection.write(RPCEncoder.error(id: rejection.id, rejection.error)) }
-        case .success(let request):
-            if let answer = call(request, on: connection, responder: { SingleResponder(connection: connection, id: $0) }),
-                let id = request.id
-            {
-                connection.write(encode(answer, id: id))
-            }
-        }
+  private func handleSingle(_ decoded: Result<RPCRequest, RPCRejection>, on connection: Connection)
+  {
+    switch decoded {
+    case .failure(let rejection):
+      if !rejection.isNotification {
+        connection.write(RPCEncoder.error(id: rejection.id, rejection.error))
+      }
+    case .success(let request):
+      if let answer = call(
+        request, on: connection, responder: { SingleResponder(connection: connection, id: $0) }),
+        let id = request.id
+      {
+        connection.write(encode(answer, id: id))
+      }
     }
+  }
 
-    private func handleBatch(_ elements: [Result<RPCRequest, RPCRejection>], on connection: Connection) {
-        let batch = BatchCollector(connection: connection)
-        for element in elements {
-            switch element {
-            case .failure(let rejection):
-                if !rejection.isNotification { batch.add(encodeObject(.failure(rejection.error), id: rejection.id)) }
-            case .success(let request):
-                let slot = batch.reserve(expectsAnswer: request.id != nil)
-                let answer = call(request, on: connection) { id in BatchResponder(batch: batch, slot: slot, id: id) }
-                if let answer, let id = request.id { batch.fill(slot, encodeObject(answer, id: id)) }
-            }
+  private func handleBatch(
+    _ elements: [Result<RPCRequest, RPCRejection>], on connection: Connection
+  ) {
+    let batch = BatchCollector(connection: connection)
+    for element in elements {
+      switch element {
+      case .failure(let rejection):
+        if !rejection.isNotification {
+          batch.add(encodeObject(.failure(rejection.error), id: rejection.id))
         }
-        batch.sealed = true
-        batch.sendIfComplete()
+      case .success(let request):
+        let slot = batch.reserve(expectsAnswer: request.id != nil)
+        let answer = call(request, on: connection) { id in
+          BatchResponder(batch: batch, slot: slot, id: id)
+        }
+        if let answer, let id = request.id { batch.fill(slot, encodeObject(answer, id: id)) }
+      }
     }
+    batch.sealed = true
+    batch.sendIfComplete()
+  }
 
-    /// Calls the broker; returns the answer now, or nil when it comes later (or never, for notifications).
-    private func call(
-        _ request: RPCRequest, on connection: Connection, responder: @escaping @Sendable (RequestID) -> any Responder
-    ) -> Result<JSONValue, RPCError>? {
-        if let id = request.id, id != .null, connection.pendingIDs.contains(id) {
-            return .failure(.invalidRequest("Invalid request: id \(id) is already in flight on this connection.", reason: "duplicateId"))
-        }
-        let session = connection.session!
-        return broker.assumeIsolated { broker in
-            broker.handle(request, from: session) {
-                guard let id = request.id else { return DiscardingResponder() }
-                if id != .null { connection.pendingIDs.insert(id) }
-                return responder(id)
-            }
-        }
+  /// Calls the broker; returns the answer now, or nil when it comes later (or never, for notifications).
+  private func call(
+    _ request: RPCRequest, on connection: Connection,
+    responder: @escaping @Sendable (RequestID) -> any Responder
+  ) -> Result<JSONValue, RPCError>? {
+    if let id = request.id, id != .null, connection.pendingIDs.contains(id) {
+      return .failure(
+        .invalidRequest(
+          "Invalid request: id \(id) is already in flight on this connection.",
+          reason: "duplicateId"))
     }
+    let session = connection.session!
+    return broker.assumeIsolated { broker in
+      broker.handle(request, from: session) {
+        guard let id = request.id else { return DiscardingResponder() }
+        if id != .null { connection.pendingIDs.insert(id) }
+        return responder(id)
+      }
+    }
+  }
 
-    private func encode(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
-        switch answer {
-        case .success(let value): RPCEncoder.result(id: id, value)
-        case .failure(let error): RPCEncoder.error(id: id, error)
-        }
+  private func encode(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
+    switch answer {
+    case .success(let value): RPCEncoder.result(id: id, value)
+    case .failure(let error): RPCEncoder.error(id: id, error)
     }
+  }
 
-    private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
-        var writer = JSONWriter()
-        switch answer {
-        case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
-        case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
-        }
-        return writer.bytes
+  private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
+    var writer = JSONWriter()
+    switch answer {
+    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
+    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
     }
+    return writer.bytes
+  }
 }
 
 /// Answers one deferred request on its connection. Broker-isolated (loop thread).
 private struct SingleResponder: Responder, @unchecked Sendable {
-    // Used only on the loop thread, the broker's executor.
-    let connection: Connection
-    let id: RequestID
+  // Used only on the loop thread, the broker's executor.
+  let connection: Connection
+  let id: RequestID
 
-    func respond(_ result: Result<JSONValue, RPCError>) {
-        connection.pendingIDs.remove(id)
-        switch result {
-        case .success(let value): connection.write(RPCEncoder.result(id: id, value))
-        case .failure(let error): connection.write(RPCEncoder.error(id: id, error))
-        }
+  func respond(_ result: Result<JSONValue, RPCError>) {
+    connection.pendingIDs.remove(id)
+    switch result {
+    case .success(let value): connection.write(RPCEncoder.result(id: id, value))
+    case .failure(let error): connection.write(RPCEncoder.error(id: id, error))
     }
+  }
 }
 
 /// Collects a batch's answers and sends them as one array once all have come. Loop thread only.
 final class BatchCollector: @unchecked Sendable {
-    // Used only on the loop thread, the broker's executor.
-    let connection: Connection
-    var parts: [[UInt8]?] = []
-    var missing = 0
-    var sealed = false
-    var sent = false
+  // Used only on the loop thread, the broker's executor.
+  let connection: Connection
+  var parts: [[UInt8]?] = []
+  var missing = 0
+  var sealed = false
+  var sent = false
 
-    init(connection: Connection) { self.connection = connection }
+  init(connection: Connection) { self.connection = connection }
 
-    func add(_ part: [UInt8]) { parts.append(part) }
+  func add(_ part: [UInt8]) { parts.append(part) }
 
-    func reserve(expectsAnswer: Bool) -> Int {
-        parts.append(expectsAnswer ? nil : [])
-        if expectsAnswer { missing += 1 }
-        return parts.count - 1
+  func reserve(expectsAnswer: Bool) -> Int {
+    parts.append(expectsAnswer ? nil : [])
+    if expectsAnswer { missing += 1 }
+    return parts.count - 1
+  }
+
+  func fill(_ slot: Int, _ part: [UInt8]) {
+    guard parts[slot] == nil else { return }
+    parts[slot] = part
+    missing -= 1
+    sendIfComplete()
+  }
+
+  func sendIfComplete() {
+    guard sealed, missing == 0, !sent else { return }
+    sent = true
+    let answers = parts.compactMap { $0 }.filter { !$0.isEmpty }
+    guard !answers.isEmpty else { return }
+    var line: [UInt8] = [UInt8(ascii: "[")]
+    for (index, answer) in answers.enumerated() {
+      if index > 0 { line.append(UInt8(ascii: ",")) }
+      line.append(contentsOf: answer)
     }
-
-    func fill(_ slot: Int, _ part: [UInt8]) {
-        guard parts[slot] == nil else { return }
-        parts[slot] = part
-        missing -= 1
-        sendIfComplete()
-    }
-
-    func sendIfComplete() {
-        guard sealed, missing == 0, !sent else { return }
-        sent = true
-        let answers = parts.compactMap { $0 }.filter { !$0.isEmpty }
-        guard !answers.isEmpty else { return }
-        var line: [UInt8] = [UInt8(ascii: "[")]
-        for (index, answer) in answers.enumerated() {
-            if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(contentsOf: answer)
-        }
-        line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
-        connection.write(line)
-    }
+    line.append(contentsOf: [UInt8(ascii: "]"), 0x0A])
+    connection.write(line)
+  }
 }
 
 private struct BatchResponder: Responder, @unchecked Sendable {
-    // Used only on the loop thread, the broker's executor.
-    let batch: BatchCollector
-    let slot: Int
-    let id: RequestID
+  // Used only on the loop thread, the broker's executor.
+  let batch: BatchCollector
+  let slot: Int
+  let id: RequestID
 
-    func respond(_ result: Result<JSONValue, RPCError>) {
-        batch.connection.pendingIDs.remove(id)
-        var writer = JSONWriter()
-        switch result {
-        case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
-        case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
-        }
-        batch.fill(slot, writer.bytes)
+  func respond(_ result: Result<JSONValue, RPCError>) {
+    batch.connection.pendingIDs.remove(id)
+    var writer = JSONWriter()
+    switch result {
+    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
+    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
     }
+    batch.fill(slot, writer.bytes)
+  }
 }

@@ -1,17 +1,19 @@
 import Sensors
 
 extension SensorRegistry {
-    /// The simulated drivers a configuration describes.
-    public static func simulated(from configuration: DaemonConfiguration, time: any TimeSource) -> SensorRegistry {
-        SensorRegistry(
-            configuration.sensors.map { sensor in
-                SimulatedSensor(
-                    name: sensor.name, kind: sensor.kind,
-                    setup: SimulatedSensor.Setup(
-                        available: sensor.available, removable: sensor.removable, enrolled: sensor.enrolled,
-                        defaultBehavior: sensor.defaultBehavior,
-                        defaultDelay: .milliseconds(sensor.defaultDelayMilliseconds), script: sensor.script),
-                    time: time)
-            })
-    }
+  /// The simulated drivers a configuration describes.
+  public static func simulated(from configuration: DaemonConfiguration, time: any TimeSource)
+    -> SensorRegistry
+  {
+    SensorRegistry(
+      configuration.sensors.map { sensor in
+        SimulatedSensor(
+          name: sensor.name, kind: sensor.kind,
+          setup: SimulatedSensor.Setup(
+            available: sensor.available, removable: sensor.removable, enrolled: sensor.enrolled,
+            defaultBehavior: sensor.defaultBehavior,
+            defaultDelay: .milliseconds(sensor.defaultDelayMilliseconds), script: sensor.script),
+          time: time)
+      })
+  }
 }

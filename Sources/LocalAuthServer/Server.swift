@@ -5,136 +5,136 @@ import LocalAuthProtocol
 
 /// Limits on what one client may cost the daemon.
 public struct ConnectionLimits: Sendable, Equatable {
-    /// The longest frame, in bytes (SPEC section 2: 64 KiB).
-    public var frameLimit = 64 * 1024
-    /// Past this much unread output the daemon stops reading the client's requests.
-    public var outputHighWater = 1 << 20
-    /// Past this much unread output the client is dropped and its evaluations cancelled.
-    public var outputHardLimit = 16 << 20
+  /// The longest frame, in bytes (SPEC section 2: 64 KiB).
+  public var frameLimit = 64 * 1024
+  /// Past this much unread output the daemon stops reading the client's requests.
+  public var outputHighWater = 1 << 20
+  /// Past this much unread output the client is dropped and its evaluations cancelled.
+  public var outputHardLimit = 16 << 20
 
-    /// The defaults.
-    public init() {}
+  /// The defaults.
+  public init() {}
 }
 
 /// The socket side of the daemon: listeners and connections on one event loop, each connection
 /// a client of the broker. Loop thread only, apart from `init`.
 public final class Server: @unchecked Sendable {
-    // Everything is touched only on the loop thread after init.
-    let loop: EventLoop
-    let broker: Broker
-    let log: any EvaluationLog
-    let dispatcher: RequestDispatcher
-    var limits: ConnectionLimits
-    let readBuffer: UnsafeMutableBufferPointer<UInt8>
-    private var listeners: [Listener] = []
-    private(set) var connections: [Int32: Connection] = [:]
-    /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
-    var onClientCountChange: ((Int) -> Void)?
+  // Everything is touched only on the loop thread after init.
+  let loop: EventLoop
+  let broker: Broker
+  let log: any EvaluationLog
+  let dispatcher: RequestDispatcher
+  var limits: ConnectionLimits
+  let readBuffer: UnsafeMutableBufferPointer<UInt8>
+  private var listeners: [Listener] = []
+  private(set) var connections: [Int32: Connection] = [:]
+  /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
+  var onClientCountChange: ((Int) -> Void)?
 
-    /// A server on a loop, serving a broker.
-    public init(loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog) {
-        self.loop = loop
-        self.broker = broker
-        self.limits = limits
-        self.log = log
-        dispatcher = RequestDispatcher(broker: broker)
-        readBuffer = .allocate(capacity: 64 * 1024)
+  /// A server on a loop, serving a broker.
+  public init(loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog) {
+    self.loop = loop
+    self.broker = broker
+    self.limits = limits
+    self.log = log
+    dispatcher = RequestDispatcher(broker: broker)
+    readBuffer = .allocate(capacity: 64 * 1024)
+  }
+
+  /// Serves an already listening socket (bound here or passed by systemd).
+  public func serve(listeningSocket fd: Int32) {
+    _ = las_set_nonblocking(fd, 1)
+    let listener = Listener(fd: fd, server: self)
+    listeners.append(listener)
+    loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: listener)
+  }
+
+  /// How many clients are connected.
+  public var clientCount: Int { connections.count }
+
+  func accepted(_ fd: Int32) {
+    var credentials = las_peer_credentials()
+    guard las_peer_credentials_get(fd, &credentials) == 0 else {
+      _ = Glibc.close(fd)
+      return
     }
-
-    /// Serves an already listening socket (bound here or passed by systemd).
-    public func serve(listeningSocket fd: Int32) {
-        _ = las_set_nonblocking(fd, 1)
-        let listener = Listener(fd: fd, server: self)
-        listeners.append(listener)
-        loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: listener)
+    var groups = [UInt32](repeating: 0, count: 64)
+    let groupCount = las_peer_groups(fd, &groups, 64)
+    let peer = PeerIdentity(
+      pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
+      groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [])
+    let connection = Connection(fd: fd, server: self, frameLimit: limits.frameLimit)
+    connection.session = broker.assumeIsolated { broker in
+      broker.connect(peer: peer, name: processName(of: peer.pid), channel: connection)
     }
+    connections[fd] = connection
+    loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: connection)
+    onClientCountChange?(connections.count)
+  }
 
-    /// How many clients are connected.
-    public var clientCount: Int { connections.count }
-
-    func accepted(_ fd: Int32) {
-        var credentials = las_peer_credentials()
-        guard las_peer_credentials_get(fd, &credentials) == 0 else {
-            _ = Glibc.close(fd)
-            return
-        }
-        var groups = [UInt32](repeating: 0, count: 64)
-        let groupCount = las_peer_groups(fd, &groups, 64)
-        let peer = PeerIdentity(
-            pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
-            groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [])
-        let connection = Connection(fd: fd, server: self, frameLimit: limits.frameLimit)
-        connection.session = broker.assumeIsolated { broker in
-            broker.connect(peer: peer, name: processName(of: peer.pid), channel: connection)
-        }
-        connections[fd] = connection
-        loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: connection)
-        onClientCountChange?(connections.count)
+  func connectionClosed(_ connection: Connection) {
+    connections[connection.fd] = nil
+    if let session = connection.session {
+      broker.assumeIsolated { $0.disconnect(session) }
     }
+    // The session holds the connection as its channel: break the cycle so both are freed.
+    connection.session = nil
+    for listener in listeners { listener.resumeIfPaused() }
+    onClientCountChange?(connections.count)
+  }
 
-    func connectionClosed(_ connection: Connection) {
-        connections[connection.fd] = nil
-        if let session = connection.session {
-            broker.assumeIsolated { $0.disconnect(session) }
-        }
-        // The session holds the connection as its channel: break the cycle so both are freed.
-        connection.session = nil
-        for listener in listeners { listener.resumeIfPaused() }
-        onClientCountChange?(connections.count)
+  /// Flushes what can be sent and closes every connection (shutdown).
+  public func closeAll() {
+    for connection in Array(connections.values) {
+      connection.flush()
+      connection.close()
     }
-
-    /// Flushes what can be sent and closes every connection (shutdown).
-    public func closeAll() {
-        for connection in Array(connections.values) {
-            connection.flush()
-            connection.close()
-        }
-    }
+  }
 }
 
 /// The kernel's name of a process (/proc/PID/comm), or "pid-N".
 func processName(of pid: Int32) -> String {
-    let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return "pid-\(pid)" }
-    defer { _ = close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 32)
-    let count = read(fd, &buffer, 32)
-    guard count > 0 else { return "pid-\(pid)" }
-    var bytes = buffer[0..<count]
-    while bytes.last == 0x0A { bytes.removeLast() }
-    return String(decoding: bytes, as: UTF8.self)
+  let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return "pid-\(pid)" }
+  defer { _ = close(fd) }
+  var buffer = [UInt8](repeating: 0, count: 32)
+  let count = read(fd, &buffer, 32)
+  guard count > 0 else { return "pid-\(pid)" }
+  var bytes = buffer[0..<count]
+  while bytes.last == 0x0A { bytes.removeLast() }
+  return String(decoding: bytes, as: UTF8.self)
 }
 
 /// A listening socket: accepts clients; pauses while descriptors run out (EMFILE) instead of spinning.
 final class Listener: LoopHandler {
-    let fd: Int32
-    unowned let server: Server
-    private var paused = false
+  let fd: Int32
+  unowned let server: Server
+  private var paused = false
 
-    init(fd: Int32, server: Server) {
-        self.fd = fd
-        self.server = server
-    }
+  init(fd: Int32, server: Server) {
+    self.fd = fd
+    self.server = server
+  }
 
-    func handle(events: UInt32) {
-        for _ in 0..<64 {
-            let client = las_accept(fd)
-            if client >= 0 {
-                server.accepted(client)
-                continue
-            }
-            if client == -EMFILE || client == -ENFILE {
-                paused = true
-                server.loop.modify(fd, events: 0)
-                server.log.notice("out of file descriptors: not accepting until a client leaves")
-            }
-            return
-        }
+  func handle(events: UInt32) {
+    for _ in 0..<64 {
+      let client = las_accept(fd)
+      if client >= 0 {
+        server.accepted(client)
+        continue
+      }
+      if client == -EMFILE || client == -ENFILE {
+        paused = true
+        server.loop.modify(fd, events: 0)
+        server.log.notice("out of file descriptors: not accepting until a client leaves")
+      }
+      return
     }
+  }
 
-    func resumeIfPaused() {
-        guard paused else { return }
-        paused = false
-        server.loop.modify(fd, events: UInt32(LAS_EPOLLIN))
-    }
+  func resumeIfPaused() {
+    guard paused else { return }
+    paused = false
+    server.loop.modify(fd, events: UInt32(LAS_EPOLLIN))
+  }
 }

@@ -4,124 +4,132 @@ import Glibc
 /// A real `localauthd` process on a socket in a fresh temporary directory, with its own state
 /// directory, for end-to-end tests. Owned by one test at a time.
 public final class RunningDaemon: @unchecked Sendable {
-    // Mutated only by the test that owns it.
-    /// The temporary directory holding the socket, state and log.
-    public let directory: String
-    /// The socket path.
-    public let socketPath: String
-    /// The state directory (rights store, device key).
-    public let stateDirectory: String
-    /// The stderr log of the daemon.
-    public let logPath: String
-    private var process: Process?
-    private let arguments: [String]
+  // Mutated only by the test that owns it.
+  /// The temporary directory holding the socket, state and log.
+  public let directory: String
+  /// The socket path.
+  public let socketPath: String
+  /// The state directory (rights store, device key).
+  public let stateDirectory: String
+  /// The stderr log of the daemon.
+  public let logPath: String
+  private var process: Process?
+  private let arguments: [String]
 
-    /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
-    public static let timeoutScale = Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
+  /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
+  public static let timeoutScale =
+    Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
 
-    /// The daemon binary: LOCALAUTHD_BIN, else `localauthd` beside the test runner.
-    public static func binaryPath(_ name: String = "localauthd", environment: String = "LOCALAUTHD_BIN") throws -> String {
-        if let path = ProcessInfo.processInfo.environment[environment], !path.isEmpty { return path }
-        let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = runner.deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent(name).path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        throw DaemonTestError("cannot find the \(name) binary near \(runner.path); build it or set \(environment)")
+  /// The daemon binary: LOCALAUTHD_BIN, else `localauthd` beside the test runner.
+  public static func binaryPath(
+    _ name: String = "localauthd", environment: String = "LOCALAUTHD_BIN"
+  ) throws -> String {
+    if let path = ProcessInfo.processInfo.environment[environment], !path.isEmpty { return path }
+    let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = runner.deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = directory.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      directory = directory.deletingLastPathComponent()
     }
+    throw DaemonTestError(
+      "cannot find the \(name) binary near \(runner.path); build it or set \(environment)")
+  }
 
-    /// Prepares a daemon with extra arguments (e.g. `--demo` or `--config FILE`); `config` text, if given,
-    /// is written to a file and passed with --config.
-    public init(arguments: [String] = ["--demo"], config: String? = nil) throws {
-        directory = NSTemporaryDirectory() + "localauthd-test-\(UUID().uuidString.prefix(8))"
-        socketPath = directory + "/localauthd.sock"
-        stateDirectory = directory + "/state"
-        logPath = directory + "/daemon.log"
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
-        var arguments = arguments
-        if let config {
-            let path = directory + "/localauthd.conf"
-            try config.write(toFile: path, atomically: true, encoding: .utf8)
-            arguments += ["--config", path]
-        }
-        self.arguments = arguments
+  /// Prepares a daemon with extra arguments (e.g. `--demo` or `--config FILE`); `config` text, if given,
+  /// is written to a file and passed with --config.
+  public init(arguments: [String] = ["--demo"], config: String? = nil) throws {
+    directory = NSTemporaryDirectory() + "localauthd-test-\(UUID().uuidString.prefix(8))"
+    socketPath = directory + "/localauthd.sock"
+    stateDirectory = directory + "/state"
+    logPath = directory + "/daemon.log"
+    try FileManager.default.createDirectory(
+      atPath: stateDirectory, withIntermediateDirectories: true)
+    var arguments = arguments
+    if let config {
+      let path = directory + "/localauthd.conf"
+      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      arguments += ["--config", path]
     }
+    self.arguments = arguments
+  }
 
-    /// The daemon's process id while it runs.
-    public var pid: Int32? { process?.processIdentifier }
+  /// The daemon's process id while it runs.
+  public var pid: Int32? { process?.processIdentifier }
 
-    /// Starts the daemon and waits until its socket accepts connections.
-    public func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
-        process.arguments = arguments + ["--socket", socketPath, "--state-dir", stateDirectory, "--stderr"]
-        var environment = ProcessInfo.processInfo.environment
-        for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC"] {
-            environment[name] = nil
-        }
-        process.environment = environment
-        if !FileManager.default.fileExists(atPath: logPath) {
-            FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
-        let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        logFile.seekToEndOfFile()
-        process.standardError = logFile
-        process.standardOutput = logFile
-        try process.run()
-        self.process = process
-        let deadline = Date().addingTimeInterval(10 * Self.timeoutScale)
-        while Date() < deadline {
-            if let client = try? LineClient(socketPath: socketPath) {
-                client.close()
-                return
-            }
-            if !process.isRunning { break }
-            usleep(10_000)
-        }
-        throw DaemonTestError("localauthd did not start listening on \(socketPath): \(log())")
+  /// Starts the daemon and waits until its socket accepts connections.
+  public func start() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try Self.binaryPath())
+    process.arguments =
+      arguments + ["--socket", socketPath, "--state-dir", stateDirectory, "--stderr"]
+    var environment = ProcessInfo.processInfo.environment
+    for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC"] {
+      environment[name] = nil
     }
-
-    /// Sends a signal and waits for the process to exit; returns its exit status (or -signal).
-    @discardableResult
-    public func stop(signal: Int32 = SIGTERM) -> Int32 {
-        guard let process else { return 0 }
-        if process.isRunning { kill(process.processIdentifier, signal) }
-        process.waitUntilExit()
-        self.process = nil
-        return process.terminationReason == .exit ? process.terminationStatus : -process.terminationStatus
+    process.environment = environment
+    if !FileManager.default.fileExists(atPath: logPath) {
+      FileManager.default.createFile(atPath: logPath, contents: nil)
     }
-
-    /// Whether the process is still alive.
-    public var isRunning: Bool { process?.isRunning ?? false }
-
-    /// The daemon's log so far.
-    public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
-
-    /// A new connection to the daemon.
-    public func connect() throws -> LineClient { try LineClient(socketPath: socketPath) }
-
-    /// The daemon's resident set size in KiB (/proc/PID/status VmRSS).
-    public func residentKiB() -> Int? {
-        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
-        }
-        return nil
+    let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+    logFile.seekToEndOfFile()
+    process.standardError = logFile
+    process.standardOutput = logFile
+    try process.run()
+    self.process = process
+    let deadline = Date().addingTimeInterval(10 * Self.timeoutScale)
+    while Date() < deadline {
+      if let client = try? LineClient(socketPath: socketPath) {
+        client.close()
+        return
+      }
+      if !process.isRunning { break }
+      usleep(10_000)
     }
+    throw DaemonTestError("localauthd did not start listening on \(socketPath): \(log())")
+  }
 
-    deinit {
-        stop(signal: SIGKILL)
-        try? FileManager.default.removeItem(atPath: directory)
+  /// Sends a signal and waits for the process to exit; returns its exit status (or -signal).
+  @discardableResult
+  public func stop(signal: Int32 = SIGTERM) -> Int32 {
+    guard let process else { return 0 }
+    if process.isRunning { kill(process.processIdentifier, signal) }
+    process.waitUntilExit()
+    self.process = nil
+    return process.terminationReason == .exit
+      ? process.terminationStatus : -process.terminationStatus
+  }
+
+  /// Whether the process is still alive.
+  public var isRunning: Bool { process?.isRunning ?? false }
+
+  /// The daemon's log so far.
+  public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  /// A new connection to the daemon.
+  public func connect() throws -> LineClient { try LineClient(socketPath: socketPath) }
+
+  /// The daemon's resident set size in KiB (/proc/PID/status VmRSS).
+  public func residentKiB() -> Int? {
+    guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
     }
+    return nil
+  }
+
+  deinit {
+    stop(signal: SIGKILL)
+    try? FileManager.default.removeItem(atPath: directory)
+  }
 }
 
 /// A test set-up failure with its reason.
 public struct DaemonTestError: Error, CustomStringConvertible {
-    /// What went wrong.
-    public var description: String
+  /// What went wrong.
+  public var description: String
 
-    /// An error.
-    public init(_ description: String) { self.description = description }
+  /// An error.
+  public init(_ description: String) { self.description = description }
 }

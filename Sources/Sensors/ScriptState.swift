@@ -1,93 +1,93 @@
 /// The mutable state of a simulated sensor; only touched under its lock.
 struct ScriptState {
-    var queue: [ScriptCommand] = []
-    var enrolled: [Enrollment] = []
-    var nextSerial = 1
-    var available: Bool
-    var removable: Bool
-    var connected = true
-    var defaultBehavior: ScriptCommand.DefaultBehavior
-    var waiters: [Int: Waiter] = [:]
-    var cancelledWaiters: Set<Int> = []
-    var nextWaiterID = 0
+  var queue: [ScriptCommand] = []
+  var enrolled: [Enrollment] = []
+  var nextSerial = 1
+  var available: Bool
+  var removable: Bool
+  var connected = true
+  var defaultBehavior: ScriptCommand.DefaultBehavior
+  var waiters: [Int: Waiter] = [:]
+  var cancelledWaiters: Set<Int> = []
+  var nextWaiterID = 0
 
-    init(available: Bool, removable: Bool, defaultBehavior: ScriptCommand.DefaultBehavior) {
-        self.available = available
-        self.removable = removable
-        self.defaultBehavior = defaultBehavior
+  init(available: Bool, removable: Bool, defaultBehavior: ScriptCommand.DefaultBehavior) {
+    self.available = available
+    self.removable = removable
+    self.defaultBehavior = defaultBehavior
+  }
+
+  mutating func enroll(_ identity: String) {
+    guard !enrolled.contains(where: { $0.identity == identity }) else { return }
+    enrolled.append(Enrollment(identity: identity, serial: nextSerial))
+    nextSerial += 1
+  }
+
+  /// Applies the state-changing commands at the head of the queue.
+  /// A disconnected sensor consumes no answers, so a CONNECT queued behind them reconnects it at once.
+  mutating func applyStateChanges() {
+    while true {
+      while let head = queue.first, head.isStateChange {
+        queue.removeFirst()
+        apply(head)
+      }
+      guard !connected, let index = queue.firstIndex(of: .connect) else { return }
+      queue.remove(at: index)
+      connected = true
     }
+  }
 
-    mutating func enroll(_ identity: String) {
-        guard !enrolled.contains(where: { $0.identity == identity }) else { return }
-        enrolled.append(Enrollment(identity: identity, serial: nextSerial))
-        nextSerial += 1
+  private mutating func apply(_ command: ScriptCommand) {
+    switch command {
+    case .disconnect: connected = false
+    case .connect: connected = true
+    case .enroll(let identity): enroll(identity)
+    case .unenroll(let identity): enrolled.removeAll { $0.identity == identity }
+    case .setDefault(let behavior): defaultBehavior = behavior
+    default: break
     }
+  }
 
-    /// Applies the state-changing commands at the head of the queue.
-    /// A disconnected sensor consumes no answers, so a CONNECT queued behind them reconnects it at once.
-    mutating func applyStateChanges() {
-        while true {
-            while let head = queue.first, head.isStateChange {
-                queue.removeFirst()
-                apply(head)
-            }
-            guard !connected, let index = queue.firstIndex(of: .connect) else { return }
-            queue.remove(at: index)
-            connected = true
-        }
+  /// Whether a waiting capture has nothing to act on yet.
+  var isIdle: Bool { queue.isEmpty && defaultBehavior == .wait && connected }
+
+  mutating func nextStep(isPasscode: Bool) -> CaptureStep {
+    applyStateChanges()
+    if !connected { return .event(.disconnected) }
+    guard !queue.isEmpty else { return defaultBehavior == .wait ? .wait : .defaultOutcome }
+    let command = queue.removeFirst()
+    let step: CaptureStep
+    switch command {
+    case .match(let identity): step = .event(matchEvent(identity, isPasscode: isPasscode))
+    case .noMatch: step = .event(.noMatch)
+    case .retry(let reason): step = .event(.retry(reason: reason))
+    case .cancel: step = .event(.userCancel)
+    case .fallback: step = .event(.userFallback)
+    case .passcode(let digits): step = .event(.passcode(digits))
+    case .sleep(let ms): step = .sleep(ms)
+    default: return nextStep(isPasscode: isPasscode)
     }
+    // State changes that now stand at the head take effect at once.
+    applyStateChanges()
+    return step
+  }
 
-    private mutating func apply(_ command: ScriptCommand) {
-        switch command {
-        case .disconnect: connected = false
-        case .connect: connected = true
-        case .enroll(let identity): enroll(identity)
-        case .unenroll(let identity): enrolled.removeAll { $0.identity == identity }
-        case .setDefault(let behavior): defaultBehavior = behavior
-        default: break
-        }
+  /// The default outcome, unless the script gained commands or the sensor went away meanwhile.
+  mutating func defaultEventIfStillIdle(isPasscode: Bool) -> CaptureEvent? {
+    applyStateChanges()
+    guard queue.isEmpty, connected else { return nil }
+    switch defaultBehavior {
+    case .match: return matchEvent(nil, isPasscode: isPasscode)
+    case .noMatch: return .noMatch
+    case .wait: return nil
     }
+  }
 
-    /// Whether a waiting capture has nothing to act on yet.
-    var isIdle: Bool { queue.isEmpty && defaultBehavior == .wait && connected }
-
-    mutating func nextStep(isPasscode: Bool) -> CaptureStep {
-        applyStateChanges()
-        if !connected { return .event(.disconnected) }
-        guard !queue.isEmpty else { return defaultBehavior == .wait ? .wait : .defaultOutcome }
-        let command = queue.removeFirst()
-        let step: CaptureStep
-        switch command {
-        case .match(let identity): step = .event(matchEvent(identity, isPasscode: isPasscode))
-        case .noMatch: step = .event(.noMatch)
-        case .retry(let reason): step = .event(.retry(reason: reason))
-        case .cancel: step = .event(.userCancel)
-        case .fallback: step = .event(.userFallback)
-        case .passcode(let digits): step = .event(.passcode(digits))
-        case .sleep(let ms): step = .sleep(ms)
-        default: return nextStep(isPasscode: isPasscode)
-        }
-        // State changes that now stand at the head take effect at once.
-        applyStateChanges()
-        return step
+  func matchEvent(_ identity: String?, isPasscode: Bool) -> CaptureEvent {
+    if isPasscode { return .match(identity: "passcode") }
+    if let identity {
+      return enrolled.contains { $0.identity == identity } ? .match(identity: identity) : .noMatch
     }
-
-    /// The default outcome, unless the script gained commands or the sensor went away meanwhile.
-    mutating func defaultEventIfStillIdle(isPasscode: Bool) -> CaptureEvent? {
-        applyStateChanges()
-        guard queue.isEmpty, connected else { return nil }
-        switch defaultBehavior {
-        case .match: return matchEvent(nil, isPasscode: isPasscode)
-        case .noMatch: return .noMatch
-        case .wait: return nil
-        }
-    }
-
-    func matchEvent(_ identity: String?, isPasscode: Bool) -> CaptureEvent {
-        if isPasscode { return .match(identity: "passcode") }
-        if let identity {
-            return enrolled.contains { $0.identity == identity } ? .match(identity: identity) : .noMatch
-        }
-        return enrolled.first.map { .match(identity: $0.identity) } ?? .noMatch
-    }
+    return enrolled.first.map { .match(identity: $0.identity) } ?? .noMatch
+  }
 }

@@ -9,44 +9,46 @@
 /// - Enrollment changes are visible in the next `state()`.
 /// - Drivers are registered by name in a `SensorRegistry` value; nothing is global.
 public protocol SensorDriver: AnyObject, Sendable {
-    /// The sensor's name.
-    var name: String { get }
-    /// The kind of hardware.
-    var kind: SensorKind { get }
-    /// A snapshot of availability and enrollment.
-    func state() -> SensorState
-    /// Waits for one presentation and reports what was seen. Runs on the caller's executor.
-    nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
-    /// Enrolls an identity (an administrator action); returns the enrolled identities.
-    func enroll(_ identity: String) -> [String]
-    /// Removes an identity; returns the enrolled identities.
-    func unenroll(_ identity: String) -> [String]
+  /// The sensor's name.
+  var name: String { get }
+  /// The kind of hardware.
+  var kind: SensorKind { get }
+  /// A snapshot of availability and enrollment.
+  func state() -> SensorState
+  /// Waits for one presentation and reports what was seen. Runs on the caller's executor.
+  nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
+  /// Enrolls an identity (an administrator action); returns the enrolled identities.
+  func enroll(_ identity: String) -> [String]
+  /// Removes an identity; returns the enrolled identities.
+  func unenroll(_ identity: String) -> [String]
 }
 
 /// A driver whose behaviour can be scripted with the command language of SPEC section 6.
 public protocol ScriptableSensor: SensorDriver {
-    /// Appends (or, with `replace`, replaces) queued commands; returns how many are queued afterwards.
-    func script(_ commands: [ScriptCommand], replace: Bool) -> Int
-    /// How many commands are queued.
-    var queuedCommands: Int { get }
+  /// Appends (or, with `replace`, replaces) queued commands; returns how many are queued afterwards.
+  func script(_ commands: [ScriptCommand], replace: Bool) -> Int
+  /// How many commands are queued.
+  var queuedCommands: Int { get }
 }
 
 /// The drivers of one daemon, by name, in configuration order. A value passed into the broker.
 public struct SensorRegistry: Sendable {
-    /// The drivers in order.
-    public private(set) var drivers: [any SensorDriver]
+  /// The drivers in order.
+  public private(set) var drivers: [any SensorDriver]
 
-    /// A registry of the given drivers (names must be unique).
-    public init(_ drivers: [any SensorDriver] = []) { self.drivers = drivers }
+  /// A registry of the given drivers (names must be unique).
+  public init(_ drivers: [any SensorDriver] = []) { self.drivers = drivers }
 
-    /// Adds a driver.
-    public mutating func register(_ driver: any SensorDriver) { drivers.append(driver) }
+  /// Adds a driver.
+  public mutating func register(_ driver: any SensorDriver) { drivers.append(driver) }
 
-    /// The driver with this name.
-    public func driver(named name: String) -> (any SensorDriver)? { drivers.first { $0.name == name } }
+  /// The driver with this name.
+  public func driver(named name: String) -> (any SensorDriver)? {
+    drivers.first { $0.name == name }
+  }
 
-    /// The first driver of a kind matching the predicate.
-    public func first(where predicate: (SensorKind) -> Bool) -> (any SensorDriver)? {
-        drivers.first { predicate($0.kind) }
-    }
+  /// The first driver of a kind matching the predicate.
+  public func first(where predicate: (SensorKind) -> Bool) -> (any SensorDriver)? {
+    drivers.first { predicate($0.kind) }
+  }
 }

@@ -1,166 +1,170 @@
-
 /// A simulated sensor driven by a script (SPEC section 6). Thread-safe: all state sits behind
 /// one lock (a `StateLock`, which ThreadSanitizer understands); captures wait on the injected `TimeSource` or on the script, never on a thread.
 public final class SimulatedSensor: ScriptableSensor {
-    /// The sensor's name.
-    public let name: String
-    /// The kind of hardware simulated.
-    public let kind: SensorKind
-    private let time: any TimeSource
-    private let defaultDelay: Duration
-    private let storage: StateLock<ScriptState>
+  /// The sensor's name.
+  public let name: String
+  /// The kind of hardware simulated.
+  public let kind: SensorKind
+  private let time: any TimeSource
+  private let defaultDelay: Duration
+  private let storage: StateLock<ScriptState>
 
-    /// How a simulated sensor starts out.
-    public struct Setup: Sendable {
-        /// Whether the hardware is present.
-        public var available: Bool
-        /// Whether it is a removable accessory.
-        public var removable: Bool
-        /// Identities enrolled at start.
-        public var enrolled: [String]
-        /// What an empty script does.
-        public var defaultBehavior: ScriptCommand.DefaultBehavior
-        /// How long the default outcome takes (a user who looks after a second).
-        public var defaultDelay: Duration
-        /// Commands queued at start.
-        public var script: [ScriptCommand]
+  /// How a simulated sensor starts out.
+  public struct Setup: Sendable {
+    /// Whether the hardware is present.
+    public var available: Bool
+    /// Whether it is a removable accessory.
+    public var removable: Bool
+    /// Identities enrolled at start.
+    public var enrolled: [String]
+    /// What an empty script does.
+    public var defaultBehavior: ScriptCommand.DefaultBehavior
+    /// How long the default outcome takes (a user who looks after a second).
+    public var defaultDelay: Duration
+    /// Commands queued at start.
+    public var script: [ScriptCommand]
 
-        /// A setup; by default available, nothing enrolled, and an empty script waits.
-        public init(
-            available: Bool = true, removable: Bool = false, enrolled: [String] = [],
-            defaultBehavior: ScriptCommand.DefaultBehavior = .wait, defaultDelay: Duration = .zero,
-            script: [ScriptCommand] = []
-        ) {
-            self.available = available
-            self.removable = removable
-            self.enrolled = enrolled
-            self.defaultBehavior = defaultBehavior
-            self.defaultDelay = defaultDelay
-            self.script = script
-        }
+    /// A setup; by default available, nothing enrolled, and an empty script waits.
+    public init(
+      available: Bool = true, removable: Bool = false, enrolled: [String] = [],
+      defaultBehavior: ScriptCommand.DefaultBehavior = .wait, defaultDelay: Duration = .zero,
+      script: [ScriptCommand] = []
+    ) {
+      self.available = available
+      self.removable = removable
+      self.enrolled = enrolled
+      self.defaultBehavior = defaultBehavior
+      self.defaultDelay = defaultDelay
+      self.script = script
     }
+  }
 
-    /// A simulated sensor.
-    public init(name: String, kind: SensorKind, setup: Setup = Setup(), time: any TimeSource) {
-        self.name = name
-        self.kind = kind
-        self.time = time
-        defaultDelay = setup.defaultDelay
-        var state = ScriptState(
-            available: setup.available, removable: setup.removable, defaultBehavior: setup.defaultBehavior)
-        for identity in setup.enrolled { state.enroll(identity) }
-        state.queue = setup.script
-        state.applyStateChanges()
-        storage = StateLock(state)
+  /// A simulated sensor.
+  public init(name: String, kind: SensorKind, setup: Setup = Setup(), time: any TimeSource) {
+    self.name = name
+    self.kind = kind
+    self.time = time
+    defaultDelay = setup.defaultDelay
+    var state = ScriptState(
+      available: setup.available, removable: setup.removable, defaultBehavior: setup.defaultBehavior
+    )
+    for identity in setup.enrolled { state.enroll(identity) }
+    state.queue = setup.script
+    state.applyStateChanges()
+    storage = StateLock(state)
+  }
+
+  /// A snapshot of availability and enrollment.
+  public func state() -> SensorState {
+    storage.withLock { s in
+      SensorState(
+        name: name, kind: kind, available: s.available, connected: s.connected,
+        removable: s.removable,
+        enrolled: s.enrolled)
     }
+  }
 
-    /// A snapshot of availability and enrollment.
-    public func state() -> SensorState {
-        storage.withLock { s in
-            SensorState(
-                name: name, kind: kind, available: s.available, connected: s.connected, removable: s.removable,
-                enrolled: s.enrolled)
-        }
+  /// How many commands are queued.
+  public var queuedCommands: Int { storage.withLock { $0.queue.count } }
+
+  /// Appends or replaces queued commands and wakes a waiting capture.
+  public func script(_ commands: [ScriptCommand], replace: Bool) -> Int {
+    let (count, waiters) = storage.withLock { s in
+      if replace { s.queue = commands } else { s.queue.append(contentsOf: commands) }
+      s.applyStateChanges()
+      let waiters = Array(s.waiters.values)
+      s.waiters.removeAll()
+      return (s.queue.count, waiters)
     }
+    for waiter in waiters { waiter.resume() }
+    return count
+  }
 
-    /// How many commands are queued.
-    public var queuedCommands: Int { storage.withLock { $0.queue.count } }
-
-    /// Appends or replaces queued commands and wakes a waiting capture.
-    public func script(_ commands: [ScriptCommand], replace: Bool) -> Int {
-        let (count, waiters) = storage.withLock { s in
-            if replace { s.queue = commands } else { s.queue.append(contentsOf: commands) }
-            s.applyStateChanges()
-            let waiters = Array(s.waiters.values)
-            s.waiters.removeAll()
-            return (s.queue.count, waiters)
-        }
-        for waiter in waiters { waiter.resume() }
-        return count
+  /// Enrolls an identity.
+  public func enroll(_ identity: String) -> [String] {
+    storage.withLock { s in
+      s.enroll(identity)
+      return s.enrolled.map(\.identity)
     }
+  }
 
-    /// Enrolls an identity.
-    public func enroll(_ identity: String) -> [String] {
-        storage.withLock { s in
-            s.enroll(identity)
-            return s.enrolled.map(\.identity)
-        }
+  /// Removes an identity.
+  public func unenroll(_ identity: String) -> [String] {
+    storage.withLock { s in
+      s.enrolled.removeAll { $0.identity == identity }
+      return s.enrolled.map(\.identity)
     }
+  }
 
-    /// Removes an identity.
-    public func unenroll(_ identity: String) -> [String] {
-        storage.withLock { s in
-            s.enrolled.removeAll { $0.identity == identity }
-            return s.enrolled.map(\.identity)
+  /// Waits for the next scripted (or default) presentation.
+  nonisolated(nonsending) public func capture(_ request: CaptureRequest) async throws
+    -> CaptureEvent
+  {
+    while true {
+      try Task.checkCancellation()
+      let isPasscode = kind == .passcode
+      switch storage.withLock({ $0.nextStep(isPasscode: isPasscode) }) {
+      case .event(let event):
+        return event
+      case .sleep(let ms):
+        try await time.sleep(for: .milliseconds(ms))
+      case .defaultOutcome:
+        if defaultDelay > .zero { try await time.sleep(for: defaultDelay) }
+        try Task.checkCancellation()
+        if let event = storage.withLock({ $0.defaultEventIfStillIdle(isPasscode: isPasscode) }) {
+          return event
         }
+      case .wait:
+        try await waitForScript()
+      }
     }
+  }
 
-    /// Waits for the next scripted (or default) presentation.
-    nonisolated(nonsending) public func capture(_ request: CaptureRequest) async throws -> CaptureEvent {
-        while true {
-            try Task.checkCancellation()
-            let isPasscode = kind == .passcode
-            switch storage.withLock({ $0.nextStep(isPasscode: isPasscode) }) {
-            case .event(let event):
-                return event
-            case .sleep(let ms):
-                try await time.sleep(for: .milliseconds(ms))
-            case .defaultOutcome:
-                if defaultDelay > .zero { try await time.sleep(for: defaultDelay) }
-                try Task.checkCancellation()
-                if let event = storage.withLock({ $0.defaultEventIfStillIdle(isPasscode: isPasscode) }) {
-                    return event
-                }
-            case .wait:
-                try await waitForScript()
-            }
-        }
+  private nonisolated(nonsending) func waitForScript() async throws {
+    let id = storage.withLock { s in
+      s.nextWaiterID += 1
+      return s.nextWaiterID
     }
-
-    private nonisolated(nonsending) func waitForScript() async throws {
-        let id = storage.withLock { s in
-            s.nextWaiterID += 1
-            return s.nextWaiterID
+    defer { _ = storage.withLock { $0.cancelledWaiters.remove(id) } }
+    try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
+        let verdict: WaitVerdict = storage.withLock { s in
+          if s.cancelledWaiters.contains(id) { return .cancelled }
+          if !s.isIdle { return .ready }
+          s.waiters[id] = Waiter(continuation: continuation)
+          return .registered
         }
-        defer { _ = storage.withLock { $0.cancelledWaiters.remove(id) } }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let verdict: WaitVerdict = storage.withLock { s in
-                    if s.cancelledWaiters.contains(id) { return .cancelled }
-                    if !s.isIdle { return .ready }
-                    s.waiters[id] = Waiter(continuation: continuation)
-                    return .registered
-                }
-                switch verdict {
-                case .cancelled: continuation.resume(throwing: CancellationError())
-                case .ready: continuation.resume()
-                case .registered: break
-                }
-            }
-        } onCancel: {
-            let waiter = storage.withLock { s in
-                if let waiter = s.waiters.removeValue(forKey: id) { return Optional(waiter) }
-                s.cancelledWaiters.insert(id)
-                return nil
-            }
-            waiter?.cancel()
+        switch verdict {
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        case .ready: continuation.resume()
+        case .registered: break
         }
+      }
+    } onCancel: {
+      let waiter = storage.withLock { s in
+        if let waiter = s.waiters.removeValue(forKey: id) { return Optional(waiter) }
+        s.cancelledWaiters.insert(id)
+        return nil
+      }
+      waiter?.cancel()
     }
+  }
 }
 
 private enum WaitVerdict { case cancelled, ready, registered }
 
 /// A capture suspended until the script changes.
 struct Waiter {
-    let continuation: CheckedContinuation<Void, any Error>
-    func resume() { continuation.resume() }
-    func cancel() { continuation.resume(throwing: CancellationError()) }
+  let continuation: CheckedContinuation<Void, any Error>
+  func resume() { continuation.resume() }
+  func cancel() { continuation.resume(throwing: CancellationError()) }
 }
 
 /// What a capture does next.
 enum CaptureStep {
-    case event(CaptureEvent)
-    case sleep(Int)
-    case defaultOutcome
-    case wait
+  case event(CaptureEvent)
+  case sleep(Int)
+  case defaultOutcome
+  case wait
 }

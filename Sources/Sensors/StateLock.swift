@@ -4,25 +4,25 @@ import Glibc
 /// under ThreadSanitizer: `Mutex` on Linux is built on futexes that the sanitizer cannot see, so
 /// every access under it is reported as a race; a pthread mutex is understood. Thread-safe.
 public final class StateLock<State>: @unchecked Sendable {
-    // `state` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
-    private var state: State
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  // `state` is only touched between pthread_mutex_lock and pthread_mutex_unlock.
+  private var state: State
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
-    /// A lock around an initial value.
-    public init(_ state: State) {
-        self.state = state
-        pthread_mutex_init(mutex, nil)
-    }
+  /// A lock around an initial value.
+  public init(_ state: State) {
+    self.state = state
+    pthread_mutex_init(mutex, nil)
+  }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
 
-    /// Runs `body` with exclusive access to the value.
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
-    }
+  /// Runs `body` with exclusive access to the value.
+  public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&state)
+  }
 }

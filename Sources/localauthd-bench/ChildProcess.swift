@@ -2,103 +2,111 @@ import Glibc
 
 /// A process the bench started (a server under test): spawn, readiness, RSS, stop. Main thread only.
 final class ChildProcess {
-    /// The process id.
-    let pid: pid_t
-    private var reaped = false
+  /// The process id.
+  let pid: pid_t
+  private var reaped = false
 
-    /// Starts `arguments[0]` (a path) with the arguments, stdout and stderr sent to `logPath`.
-    init(_ arguments: [String], environment extra: [String] = [], logPath: String = "/dev/null") throws(BenchError) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var inherited: [String] = []
-        var index = 0
-        while let entry = environ[index] {
-            inherited.append(String(cString: entry))
-            index += 1
-        }
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = (inherited + extra).map { strdup($0) } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var child: pid_t = 0
-        let status = posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
-        guard status == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))") }
-        pid = child
+  /// Starts `arguments[0]` (a path) with the arguments, stdout and stderr sent to `logPath`.
+  init(_ arguments: [String], environment extra: [String] = [], logPath: String = "/dev/null")
+    throws(BenchError)
+  {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var inherited: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+      inherited.append(String(cString: entry))
+      index += 1
     }
-
-    /// Resident memory in KiB (VmRSS of /proc/PID/status), or nil if the process is gone.
-    var residentKiB: Int? {
-        guard let text = readSmallFile("/proc/\(pid)/status") else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-        }
-        return nil
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = (inherited + extra).map { strdup($0) } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
     }
-
-    /// Whether the process still runs (not reaped, not a zombie).
-    var isRunning: Bool {
-        if reaped { return false }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid {
-            reaped = true
-            return false
-        }
-        return true
+    var child: pid_t = 0
+    let status = posix_spawn(&child, arguments[0], &actions, nil, argv, envp)
+    guard status == 0 else {
+      throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
     }
+    pid = child
+  }
 
-    /// Sends SIGTERM, waits up to two seconds, then SIGKILL, and reaps.
-    func stop() {
-        guard !reaped else { return }
-        kill(pid, SIGTERM)
-        let deadline = Clock.nanoseconds() + 2_000_000_000
-        while Clock.nanoseconds() < deadline {
-            if !isRunning { return }
-            Clock.sleep(milliseconds: 5)
-        }
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        _ = waitpid(pid, &status, 0)
-        reaped = true
+  /// Resident memory in KiB (VmRSS of /proc/PID/status), or nil if the process is gone.
+  var residentKiB: Int? {
+    guard let text = readSmallFile("/proc/\(pid)/status") else { return nil }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+      return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     }
+    return nil
+  }
 
-    deinit { stop() }
+  /// Whether the process still runs (not reaped, not a zombie).
+  var isRunning: Bool {
+    if reaped { return false }
+    var status: Int32 = 0
+    if waitpid(pid, &status, WNOHANG) == pid {
+      reaped = true
+      return false
+    }
+    return true
+  }
+
+  /// Sends SIGTERM, waits up to two seconds, then SIGKILL, and reaps.
+  func stop() {
+    guard !reaped else { return }
+    kill(pid, SIGTERM)
+    let deadline = Clock.nanoseconds() + 2_000_000_000
+    while Clock.nanoseconds() < deadline {
+      if !isRunning { return }
+      Clock.sleep(milliseconds: 5)
+    }
+    kill(pid, SIGKILL)
+    var status: Int32 = 0
+    _ = waitpid(pid, &status, 0)
+    reaped = true
+  }
+
+  deinit { stop() }
 }
 
 /// A bench failure, with a message for stderr.
 struct BenchError: Error, CustomStringConvertible {
-    /// What went wrong.
-    let description: String
-    init(_ description: String) { self.description = description }
+  /// What went wrong.
+  let description: String
+  init(_ description: String) { self.description = description }
 }
 
 /// Reads a small text file (under 64 KiB) whole, or nil.
 func readSmallFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[0..<count], as: UTF8.self)
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  let count = read(fd, &buffer, buffer.count)
+  guard count > 0 else { return nil }
+  return String(decoding: buffer[0..<count], as: UTF8.self)
 }
 
 /// Writes a text file whole (truncating); throws on failure.
 func writeFile(_ path: String, _ text: String) throws(BenchError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))") }
-    defer { close(fd) }
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { throw BenchError("cannot write \(path)") }
-        offset += written
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  guard fd >= 0 else {
+    throw BenchError("cannot write \(path): \(String(cString: strerror(errno)))")
+  }
+  defer { close(fd) }
+  var bytes = Array(text.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes {
+      write(fd, $0.baseAddress! + offset, $0.count - offset)
     }
-    bytes.removeAll()
+    if written < 0 && errno == EINTR { continue }
+    guard written > 0 else { throw BenchError("cannot write \(path)") }
+    offset += written
+  }
+  bytes.removeAll()
 }

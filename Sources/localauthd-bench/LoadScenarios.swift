@@ -1,77 +1,86 @@
 /// The closed-loop rows: throughput against the C floor, latency, and evaluations through the queue.
 struct LoadScenarios {
-    /// Starts the servers.
-    let launcher: ServerLauncher
-    /// Runs per figure (the median is reported).
-    let runs: Int
-    /// Seconds counted per run.
-    let seconds: Double
+  /// Starts the servers.
+  let launcher: ServerLauncher
+  /// Runs per figure (the median is reported).
+  let runs: Int
+  /// Seconds counted per run.
+  let seconds: Double
 
-    /// Runs the three closed-loop rows, alternating floor and daemon runs so drift hits both alike.
-    func measure() throws(BenchError) -> [Measurement] {
-        let (floor, floorSocket) = try launcher.startFloor()
-        defer { floor.stop() }
-        let (daemon, socket) = try launcher.startDaemon("load")
-        defer { daemon.stop() }
-        var floorRates: [Double] = []
-        var daemonRates: [Double] = []
-        var p50: [Double] = []
-        var p99: [Double] = []
-        var floorP99: [Double] = []
-        var evaluationRates: [Double] = []
-        var evaluationErrors = 0
-        var disconnects = 0
-        for _ in 0..<runs {
-            floorRates.append(try load(floorSocket, clients: 256).rate)
-            let daemonRun = try load(socket, clients: 256)
-            daemonRates.append(daemonRun.rate)
-            disconnects += daemonRun.disconnects
-            let latency = try load(socket, clients: 16, recordLatency: true)
-            p50.append(Statistics.percentile(latency.latencies, 0.50) / 1000)
-            p99.append(Statistics.percentile(latency.latencies, 0.99) / 1000)
-            let floorLatency = try load(floorSocket, clients: 16, recordLatency: true)
-            floorP99.append(Statistics.percentile(floorLatency.latencies, 0.99) / 1000)
-            let evaluations = try load(socket, clients: 64, requests: [Requests.evaluate])
-            evaluationRates.append(evaluations.rate)
-            evaluationErrors += evaluations.errors
-            disconnects += evaluations.disconnects
-        }
-        guard daemon.isRunning else { throw BenchError("localauthd died under load; see \(launcher.logPath)") }
-        let floorMedian = Statistics.median(floorRates)
-        let ratios = zip(daemonRates, floorRates).map { $0 / $1 * 100 }
-        return [
-            Measurement(
-                key: "canEvaluateThroughput", title: "canEvaluatePolicy round trips/s, 256 clients", samples: daemonRates,
-                unit: "req/s", target: ">= 60% of the C floor",
-                met: Statistics.median(daemonRates) >= 0.6 * floorMedian,
-                details: [
-                    ("floorRequestsPerSecond", floorMedian), ("percentOfFloor", Statistics.median(ratios)),
-                    ("disconnects", Double(disconnects)),
-                ]),
-            Measurement(
-                key: "floorThroughput", title: "C floor round trips/s, 256 clients", samples: floorRates, unit: "req/s",
-                target: "reference", met: nil),
-            Measurement(
-                key: "latencyP50", title: "canEvaluatePolicy p50 latency, 16 clients", samples: p50, unit: "µs",
-                target: "reference", met: nil),
-            Measurement(
-                key: "latencyP99", title: "canEvaluatePolicy p99 latency, 16 clients", samples: p99, unit: "µs",
-                target: "< 1000 µs", met: Statistics.median(p99) < 1000, details: [("floorP99", Statistics.median(floorP99))]),
-            Measurement(
-                key: "evaluationThroughput", title: "evaluatePolicy/s through the queue, 64 clients", samples: evaluationRates,
-                unit: "eval/s", target: ">= 20000/s", met: Statistics.median(evaluationRates) >= 20_000,
-                details: [("errorResponses", Double(evaluationErrors))]),
-        ]
+  /// Runs the three closed-loop rows, alternating floor and daemon runs so drift hits both alike.
+  func measure() throws(BenchError) -> [Measurement] {
+    let (floor, floorSocket) = try launcher.startFloor()
+    defer { floor.stop() }
+    let (daemon, socket) = try launcher.startDaemon("load")
+    defer { daemon.stop() }
+    var floorRates: [Double] = []
+    var daemonRates: [Double] = []
+    var p50: [Double] = []
+    var p99: [Double] = []
+    var floorP99: [Double] = []
+    var evaluationRates: [Double] = []
+    var evaluationErrors = 0
+    var disconnects = 0
+    for _ in 0..<runs {
+      floorRates.append(try load(floorSocket, clients: 256).rate)
+      let daemonRun = try load(socket, clients: 256)
+      daemonRates.append(daemonRun.rate)
+      disconnects += daemonRun.disconnects
+      let latency = try load(socket, clients: 16, recordLatency: true)
+      p50.append(Statistics.percentile(latency.latencies, 0.50) / 1000)
+      p99.append(Statistics.percentile(latency.latencies, 0.99) / 1000)
+      let floorLatency = try load(floorSocket, clients: 16, recordLatency: true)
+      floorP99.append(Statistics.percentile(floorLatency.latencies, 0.99) / 1000)
+      let evaluations = try load(socket, clients: 64, requests: [Requests.evaluate])
+      evaluationRates.append(evaluations.rate)
+      evaluationErrors += evaluations.errors
+      disconnects += evaluations.disconnects
     }
+    guard daemon.isRunning else {
+      throw BenchError("localauthd died under load; see \(launcher.logPath)")
+    }
+    let floorMedian = Statistics.median(floorRates)
+    let ratios = zip(daemonRates, floorRates).map { $0 / $1 * 100 }
+    return [
+      Measurement(
+        key: "canEvaluateThroughput", title: "canEvaluatePolicy round trips/s, 256 clients",
+        samples: daemonRates,
+        unit: "req/s", target: ">= 60% of the C floor",
+        met: Statistics.median(daemonRates) >= 0.6 * floorMedian,
+        details: [
+          ("floorRequestsPerSecond", floorMedian), ("percentOfFloor", Statistics.median(ratios)),
+          ("disconnects", Double(disconnects)),
+        ]),
+      Measurement(
+        key: "floorThroughput", title: "C floor round trips/s, 256 clients", samples: floorRates,
+        unit: "req/s",
+        target: "reference", met: nil),
+      Measurement(
+        key: "latencyP50", title: "canEvaluatePolicy p50 latency, 16 clients", samples: p50,
+        unit: "µs",
+        target: "reference", met: nil),
+      Measurement(
+        key: "latencyP99", title: "canEvaluatePolicy p99 latency, 16 clients", samples: p99,
+        unit: "µs",
+        target: "< 1000 µs", met: Statistics.median(p99) < 1000,
+        details: [("floorP99", Statistics.median(floorP99))]),
+      Measurement(
+        key: "evaluationThroughput", title: "evaluatePolicy/s through the queue, 64 clients",
+        samples: evaluationRates,
+        unit: "eval/s", target: ">= 20000/s", met: Statistics.median(evaluationRates) >= 20_000,
+        details: [("errorResponses", Double(evaluationErrors))]),
+    ]
+  }
 
-    private func load(
-        _ socket: String, clients: Int, requests: [[UInt8]] = [Requests.canEvaluate], recordLatency: Bool = false
-    ) throws(BenchError) -> LoadResult {
-        var plan = LoadPlan(path: socket, clients: clients)
-        plan.requests = requests
-        plan.seconds = seconds
-        plan.recordLatency = recordLatency
-        var driver = try LoadDriver(plan: plan)
-        return try driver.run()
-    }
+  private func load(
+    _ socket: String, clients: Int, requests: [[UInt8]] = [Requests.canEvaluate],
+    recordLatency: Bool = false
+  ) throws(BenchError) -> LoadResult {
+    var plan = LoadPlan(path: socket, clients: clients)
+    plan.requests = requests
+    plan.seconds = seconds
+    plan.recordLatency = recordLatency
+    var driver = try LoadDriver(plan: plan)
+    return try driver.run()
+  }
 }

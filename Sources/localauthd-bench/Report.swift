@@ -2,42 +2,44 @@ import LocalAuthProtocol
 
 /// Prints the bench table and writes it as JSON.
 enum Report {
-    /// The table as Markdown.
-    static func table(_ rows: [Measurement]) -> String {
-        var text = "| measurement | median | runs | target | met |\n|---|---|---|---|---|\n"
-        for row in rows {
-            let runs = row.samples.map { format($0) }.joined(separator: ", ")
-            let met = row.met.map { $0 ? "yes" : "NO" } ?? "-"
-            var cell = "\(format(row.median)) \(row.unit)"
-            for (name, value) in row.details { cell += "; \(name) \(format(value))" }
-            text += "| \(row.title) | \(cell) | \(runs) | \(row.target) | \(met) |\n"
-        }
-        return text
+  /// The table as Markdown.
+  static func table(_ rows: [Measurement]) -> String {
+    var text = "| measurement | median | runs | target | met |\n|---|---|---|---|---|\n"
+    for row in rows {
+      let runs = row.samples.map { format($0) }.joined(separator: ", ")
+      let met = row.met.map { $0 ? "yes" : "NO" } ?? "-"
+      var cell = "\(format(row.median)) \(row.unit)"
+      for (name, value) in row.details { cell += "; \(name) \(format(value))" }
+      text += "| \(row.title) | \(cell) | \(runs) | \(row.target) | \(met) |\n"
     }
+    return text
+  }
 
-    /// The rows as a JSON document.
-    static func json(_ rows: [Measurement], configuration: JSONObject) -> String {
-        let entries: [JSONValue] = rows.map { row in
-            var details = JSONObject()
-            for (name, value) in row.details { details[name] = number(value) }
-            return [
-                "key": .string(row.key), "title": .string(row.title), "unit": .string(row.unit),
-                "median": number(row.median), "samples": .array(row.samples.map(number)), "target": .string(row.target),
-                "met": row.met.map(JSONValue.bool) ?? .null, "details": .object(details),
-            ]
-        }
-        return JSONWriter.string(["configuration": .object(configuration), "results": .array(entries)]) + "\n"
+  /// The rows as a JSON document.
+  static func json(_ rows: [Measurement], configuration: JSONObject) -> String {
+    let entries: [JSONValue] = rows.map { row in
+      var details = JSONObject()
+      for (name, value) in row.details { details[name] = number(value) }
+      return [
+        "key": .string(row.key), "title": .string(row.title), "unit": .string(row.unit),
+        "median": number(row.median), "samples": .array(row.samples.map(number)),
+        "target": .string(row.target),
+        "met": row.met.map(JSONValue.bool) ?? .null, "details": .object(details),
+      ]
     }
+    return JSONWriter.string(["configuration": .object(configuration), "results": .array(entries)])
+      + "\n"
+  }
 
-    private static func number(_ value: Double) -> JSONValue {
-        .number(JSONNumber((value * 100).rounded() / 100))
-    }
+  private static func number(_ value: Double) -> JSONValue {
+    .number(JSONNumber((value * 100).rounded() / 100))
+  }
 
-    /// A figure with at most two decimals, thousands unseparated.
-    static func format(_ value: Double) -> String {
-        if value >= 100 || value == value.rounded() { return String(Int(value.rounded())) }
-        let hundredths = Int((value * 100).rounded())
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
-    }
+  /// A figure with at most two decimals, thousands unseparated.
+  static func format(_ value: Double) -> String {
+    if value >= 100 || value == value.rounded() { return String(Int(value.rounded())) }
+    let hundredths = Int((value * 100).rounded())
+    let fraction = hundredths % 100
+    return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+  }
 }

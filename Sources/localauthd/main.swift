@@ -3,38 +3,38 @@ import LocalAuthServer
 
 /// Writes a line to stderr.
 func printError(_ text: String) {
-    var line = text + "\n"
-    line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  var line = text + "\n"
+  line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
 /// localauthd: parse the command line, read the configuration, serve.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options: DaemonOptions
 do {
-    options = try DaemonOptions.parse(arguments)
+  options = try DaemonOptions.parse(arguments)
 } catch {
-    if error.version {
-        print("localauthd 0.1.0")
-        exit(0)
-    }
-    if let message = error.message {
-        printError("localauthd: \(message)\n\(DaemonOptions.usage)")
-        exit(2)
-    }
-    print(DaemonOptions.usage)
+  if error.version {
+    print("localauthd 0.1.0")
     exit(0)
+  }
+  if let message = error.message {
+    printError("localauthd: \(message)\n\(DaemonOptions.usage)")
+    exit(2)
+  }
+  print(DaemonOptions.usage)
+  exit(0)
 }
 do {
-    let daemon = try Daemon(options: options)
-    if options.checkConfigOnly {
-        print("configuration OK")
-        exit(0)
-    }
-    exit(try daemon.run())
+  let daemon = try Daemon(options: options)
+  if options.checkConfigOnly {
+    print("configuration OK")
+    exit(0)
+  }
+  exit(try daemon.run())
 } catch let error as ConfigurationError {
-    printError("localauthd: bad configuration: \(error)")
-    exit(1)
+  printError("localauthd: bad configuration: \(error)")
+  exit(1)
 } catch {
-    printError("localauthd: \(error)")
-    exit(1)
+  printError("localauthd: \(error)")
+  exit(1)
 }

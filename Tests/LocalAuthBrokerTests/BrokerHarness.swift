@@ -7,107 +7,120 @@ import Synchronization
 
 /// A broker on a thread executor with a test clock and scripted sensors, plus helpers to talk to it.
 final class BrokerHarness: Sendable {
-    let clock = TestClock()
-    let executor = ThreadExecutor()
-    let face: SimulatedSensor
-    let passcodeSensor: SimulatedSensor
-    let companion: SimulatedSensor
-    let broker: Broker
-    private let tags = Atomic<Int>(0)
+  let clock = TestClock()
+  let executor = ThreadExecutor()
+  let face: SimulatedSensor
+  let passcodeSensor: SimulatedSensor
+  let companion: SimulatedSensor
+  let broker: Broker
+  private let tags = Atomic<Int>(0)
 
-    init(
-        configuration: BrokerConfiguration = BrokerConfiguration(), faceKind: SensorKind = .faceID,
-        enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait, passcode: String? = "1234",
-        removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
-        rightStore: RightStore? = nil
-    ) {
-        face = SimulatedSensor(
-            name: "face", kind: faceKind,
-            setup: .init(available: faceAvailable, removable: removable, enrolled: enrolled, defaultBehavior: faceDefault),
-            time: clock)
-        passcodeSensor = SimulatedSensor(name: "passcode", kind: .passcode, setup: .init(), time: clock)
-        companion = SimulatedSensor(name: "watch", kind: .companion, setup: .init(enrolled: companionPaired), time: clock)
-        broker = Broker(
-            configuration: configuration, sensors: SensorRegistry([face, passcodeSensor, companion]), passcode: passcode,
-            time: clock, log: SilentLog(), executor: executor, rightStore: rightStore)
-    }
+  init(
+    configuration: BrokerConfiguration = BrokerConfiguration(), faceKind: SensorKind = .faceID,
+    enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait,
+    passcode: String? = "1234",
+    removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
+    rightStore: RightStore? = nil
+  ) {
+    face = SimulatedSensor(
+      name: "face", kind: faceKind,
+      setup: .init(
+        available: faceAvailable, removable: removable, enrolled: enrolled,
+        defaultBehavior: faceDefault),
+      time: clock)
+    passcodeSensor = SimulatedSensor(name: "passcode", kind: .passcode, setup: .init(), time: clock)
+    companion = SimulatedSensor(
+      name: "watch", kind: .companion, setup: .init(enrolled: companionPaired), time: clock)
+    broker = Broker(
+      configuration: configuration, sensors: SensorRegistry([face, passcodeSensor, companion]),
+      passcode: passcode,
+      time: clock, log: SilentLog(), executor: executor, rightStore: rightStore)
+  }
 
-    /// A connected client with a recorder.
-    func connect(uid: UInt32 = 0, gid: UInt32 = 0, groups: [UInt32] = []) async -> TestClient {
-        let recorder = RecordingClient()
-        let session = await broker.connect(
-            peer: PeerIdentity(pid: 4242, uid: uid, gid: gid, groups: groups), name: "test", channel: recorder)
-        return TestClient(harness: self, session: session, recorder: recorder)
-    }
+  /// A connected client with a recorder.
+  func connect(uid: UInt32 = 0, gid: UInt32 = 0, groups: [UInt32] = []) async -> TestClient {
+    let recorder = RecordingClient()
+    let session = await broker.connect(
+      peer: PeerIdentity(pid: 4242, uid: uid, gid: gid, groups: groups), name: "test",
+      channel: recorder)
+    return TestClient(harness: self, session: session, recorder: recorder)
+  }
 
-    func nextTag() -> Int { tags.add(1, ordering: .relaxed).newValue }
+  func nextTag() -> Int { tags.add(1, ordering: .relaxed).newValue }
 }
 
 /// One client of the harness broker.
 struct TestClient: Sendable {
-    let harness: BrokerHarness
-    let session: ClientSession
-    let recorder: RecordingClient
+  let harness: BrokerHarness
+  let session: ClientSession
+  let recorder: RecordingClient
 
-    /// Sends a request; returns the immediate answer, or waits for the deferred one when `wait` is set.
-    @discardableResult
-    func call(_ method: String, _ params: JSONObject = [:], tag: Int? = nil) async -> Result<JSONValue, RPCError>? {
-        let tag = tag ?? harness.nextTag()
-        let request = RPCRequest(method: method, params: params, id: .int(tag))
-        return await harness.broker.handle(request, from: session, responder: recorder.responder(tag: tag))
-    }
+  /// Sends a request; returns the immediate answer, or waits for the deferred one when `wait` is set.
+  @discardableResult
+  func call(_ method: String, _ params: JSONObject = [:], tag: Int? = nil) async -> Result<
+    JSONValue, RPCError
+  >? {
+    let tag = tag ?? harness.nextTag()
+    let request = RPCRequest(method: method, params: params, id: .int(tag))
+    return await harness.broker.handle(
+      request, from: session, responder: recorder.responder(tag: tag))
+  }
 
-    /// Starts an evaluation and returns its tag (the answer is deferred, or immediate in `immediate`).
-    func startEvaluation(
-        _ policy: Policy = .deviceOwnerAuthenticationWithBiometrics, context: String? = nil
-    ) async -> (tag: Int, immediate: Result<JSONValue, RPCError>?) {
-        let tag = harness.nextTag()
-        var params: JSONObject = ["policy": policy.json, "localizedReason": "test"]
-        if let context { params["context"] = .string(context) }
-        let immediate = await call(Method.evaluatePolicy, params, tag: tag)
-        return (tag, immediate)
-    }
+  /// Starts an evaluation and returns its tag (the answer is deferred, or immediate in `immediate`).
+  func startEvaluation(
+    _ policy: Policy = .deviceOwnerAuthenticationWithBiometrics, context: String? = nil
+  ) async -> (tag: Int, immediate: Result<JSONValue, RPCError>?) {
+    let tag = harness.nextTag()
+    var params: JSONObject = ["policy": policy.json, "localizedReason": "test"]
+    if let context { params["context"] = .string(context) }
+    let immediate = await call(Method.evaluatePolicy, params, tag: tag)
+    return (tag, immediate)
+  }
 
-    /// Evaluates and waits for the outcome (immediate or deferred).
-    func evaluate(_ policy: Policy = .deviceOwnerAuthenticationWithBiometrics, context: String? = nil) async -> Result<
-        JSONValue, RPCError
-    >? {
-        let (tag, immediate) = await startEvaluation(policy, context: context)
-        if let immediate { return immediate }
-        return await recorder.waitForResponse(tag: tag)
-    }
+  /// Evaluates and waits for the outcome (immediate or deferred).
+  func evaluate(_ policy: Policy = .deviceOwnerAuthenticationWithBiometrics, context: String? = nil)
+    async -> Result<
+      JSONValue, RPCError
+    >?
+  {
+    let (tag, immediate) = await startEvaluation(policy, context: context)
+    if let immediate { return immediate }
+    return await recorder.waitForResponse(tag: tag)
+  }
 
-    /// Makes an explicit context.
-    func createContext(_ params: JSONObject = [:]) async -> String {
-        let result = await call(Method.contextCreate, params)
-        return (try? result?.get().objectValue?["context"]?.stringValue) ?? "none"
-    }
+  /// Makes an explicit context.
+  func createContext(_ params: JSONObject = [:]) async -> String {
+    let result = await call(Method.contextCreate, params)
+    return (try? result?.get().objectValue?["context"]?.stringValue) ?? "none"
+  }
 
-    /// The requestID of the evaluation with this tag, once it started or was queued.
-    func requestID(waitingFor method: String = Notification.started) async -> String? {
-        await recorder.wait { messages in
-            messages.contains { if case .notification(method, _) = $0 { return true } else { return false } }
-        }
-        return recorder.notifications(method).last?["requestID"]?.stringValue
+  /// The requestID of the evaluation with this tag, once it started or was queued.
+  func requestID(waitingFor method: String = Notification.started) async -> String? {
+    await recorder.wait { messages in
+      messages.contains {
+        if case .notification(method, _) = $0 { return true } else { return false }
+      }
     }
+    return recorder.notifications(method).last?["requestID"]?.stringValue
+  }
 }
 
 extension Result where Success == JSONValue, Failure == RPCError {
-    /// The error code, or nil on success.
-    var code: ErrorCode? {
-        if case .failure(let error) = self { return error.code }
-        return nil
-    }
+  /// The error code, or nil on success.
+  var code: ErrorCode? {
+    if case .failure(let error) = self { return error.code }
+    return nil
+  }
 
-    /// The success object.
-    var object: JSONObject? { try? get().objectValue }
+  /// The success object.
+  var object: JSONObject? { try? get().objectValue }
 }
 
 /// Waits (yielding, bounded) until a condition holds.
 func eventually(_ iterations: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
-    for _ in 0..<iterations {
-        if await condition() { return true }
-        await Task.yield()
-    }
-    return await condition()
+  for _ in 0..<iterations {
+    if await condition() { return true }
+    await Task.yield()
+  }
+  return await condition()
 }

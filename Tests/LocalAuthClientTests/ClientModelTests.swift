@@ -4,69 +4,92 @@ import Testing
 @testable import LocalAuthClient
 
 @Suite struct ClientModelTests {
-    @Test func laErrorCodesHaveTheSpecValues() {
-        #expect(LAError.Code.allCases.count == 15)
-        #expect(LAError.Code.authenticationFailed.rawValue == -1)
-        #expect(LAError.Code.invalidDimensions.rawValue == -14)
-        #expect(LAError.Code.notInteractive.rawValue == -1004)
-        for code in LAError.Code.allCases { #expect(LAError.Code(name: code.name) == code) }
-    }
+  @Test func laErrorCodesHaveTheSpecValues() {
+    #expect(LAError.Code.allCases.count == 15)
+    #expect(LAError.Code.authenticationFailed.rawValue == -1)
+    #expect(LAError.Code.invalidDimensions.rawValue == -14)
+    #expect(LAError.Code.notInteractive.rawValue == -1004)
+    for code in LAError.Code.allCases { #expect(LAError.Code(name: code.name) == code) }
+  }
 
-    @Test func mapsDaemonErrorsToClientErrors() {
-        let cancel = RPCError(.appCancel, nil, data: ["requestID": "R", "reason": "cancelled"])
-        #expect(clientError(cancel) as? LAError == LAError(.appCancel, requestID: "R", reason: "cancelled"))
-        #expect(LAError.appCancel ~= clientError(cancel))
-        let busy = RPCError(.alreadyInProgress)
-        #expect((clientError(busy) as? RPCError)?.code == .alreadyInProgress)
-    }
+  @Test func mapsDaemonErrorsToClientErrors() {
+    let cancel = RPCError(.appCancel, nil, data: ["requestID": "R", "reason": "cancelled"])
+    #expect(
+      clientError(cancel) as? LAError == LAError(.appCancel, requestID: "R", reason: "cancelled"))
+    #expect(LAError.appCancel ~= clientError(cancel))
+    let busy = RPCError(.alreadyInProgress)
+    #expect((clientError(busy) as? RPCError)?.code == .alreadyInProgress)
+  }
 
-    @Test func resolvesTheSocketPath() {
-        let none: (String) -> Bool = { _ in false }
-        #expect(SocketPath.resolve(explicit: "/a", environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none) == "/a")
-        #expect(SocketPath.resolve(environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none) == "/b")
-        #expect(SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: { _ in true }) == SocketPath.system)
-        #expect(SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: none) == "/run/user/1/localauthd/localauthd.sock")
-    }
+  @Test func resolvesTheSocketPath() {
+    let none: (String) -> Bool = { _ in false }
+    #expect(
+      SocketPath.resolve(explicit: "/a", environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none)
+        == "/a")
+    #expect(SocketPath.resolve(environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none) == "/b")
+    #expect(
+      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: { _ in true })
+        == SocketPath.system)
+    #expect(
+      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: none)
+        == "/run/user/1/localauthd/localauthd.sock")
+  }
 
-    @Test func readsProgressNotifications() {
-        #expect(LAEvaluationEvent(method: "evaluation.queued", params: ["requestID": "R", "position": 2]) == .queued(requestID: "R", position: 2))
-        #expect(LAEvaluationEvent(method: "evaluation.started", params: ["requestID": "R", "policy": 1]) == .started(requestID: "R", policy: .deviceOwnerAuthenticationWithBiometrics))
-        #expect(LAEvaluationEvent(method: "evaluation.started", params: [:]) == nil)
-        #expect(LAEvaluationEvent(method: "monitor.event", params: ["requestID": "R"]) == nil)
-    }
+  @Test func readsProgressNotifications() {
+    #expect(
+      LAEvaluationEvent(method: "evaluation.queued", params: ["requestID": "R", "position": 2])
+        == .queued(requestID: "R", position: 2))
+    #expect(
+      LAEvaluationEvent(method: "evaluation.started", params: ["requestID": "R", "policy": 1])
+        == .started(requestID: "R", policy: .deviceOwnerAuthenticationWithBiometrics))
+    #expect(LAEvaluationEvent(method: "evaluation.started", params: [:]) == nil)
+    #expect(LAEvaluationEvent(method: "monitor.event", params: ["requestID": "R"]) == nil)
+  }
 
-    @Test func routesNotificationsToTheOldestEvaluationWithoutARequestID() {
-        var table = CallTable()
-        let sink: @Sendable (LAEvaluationEvent) -> Void = { _ in }
-        table.add(id: 1, PendingCall(method: "context.create", generation: 1, completion: { _ in }))
-        table.add(id: 2, PendingCall(method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: sink))
-        table.add(id: 3, PendingCall(method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: sink))
-        #expect(table.route(.started(requestID: "A", policy: nil), callID: nil)?.id == 2)
-        #expect(table.route(.queued(requestID: "B", position: 1), callID: nil)?.id == 3)
-        #expect(table.route(.feedback(requestID: "A", sensor: "face", feedback: "noMatch", attempt: 1), callID: nil)?.id == 2)
-        #expect(table.complete(id: 2)?.requestID == "A")
-        #expect(table.route(.started(requestID: "A", policy: nil), callID: nil) == nil)
-        #expect(table.route(.started(requestID: "B", policy: nil), callID: nil)?.id == 3)
-    }
+  @Test func routesNotificationsToTheOldestEvaluationWithoutARequestID() {
+    var table = CallTable()
+    let sink: @Sendable (LAEvaluationEvent) -> Void = { _ in }
+    table.add(id: 1, PendingCall(method: "context.create", generation: 1, completion: { _ in }))
+    table.add(
+      id: 2,
+      PendingCall(
+        method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: sink))
+    table.add(
+      id: 3,
+      PendingCall(
+        method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: sink))
+    #expect(table.route(.started(requestID: "A", policy: nil), callID: nil)?.id == 2)
+    #expect(table.route(.queued(requestID: "B", position: 1), callID: nil)?.id == 3)
+    #expect(
+      table.route(
+        .feedback(requestID: "A", sensor: "face", feedback: "noMatch", attempt: 1), callID: nil)?.id
+        == 2)
+    #expect(table.complete(id: 2)?.requestID == "A")
+    #expect(table.route(.started(requestID: "A", policy: nil), callID: nil) == nil)
+    #expect(table.route(.started(requestID: "B", policy: nil), callID: nil)?.id == 3)
+  }
 
-    @Test func aCancelBeforeTheRequestIDIsKnownIsOwedOnceItIs() {
-        var table = CallTable()
-        table.add(id: 7, PendingCall(method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: { _ in }))
-        #expect(table.requestCancel(id: 7) == nil)
-        #expect(table.route(.queued(requestID: "Q", position: 1), callID: 7)?.cancelOwed == true)
-        #expect(table.requestCancel(id: 7) == "Q")
-    }
+  @Test func aCancelBeforeTheRequestIDIsKnownIsOwedOnceItIs() {
+    var table = CallTable()
+    table.add(
+      id: 7,
+      PendingCall(
+        method: "context.evaluatePolicy", generation: 1, completion: { _ in }, onEvent: { _ in }))
+    #expect(table.requestCancel(id: 7) == nil)
+    #expect(table.route(.queued(requestID: "Q", position: 1), callID: 7)?.cancelOwed == true)
+    #expect(table.requestCancel(id: 7) == "Q")
+  }
 
-    @Test func aLostSocketFailsOnlyItsOwnCalls() {
-        var table = CallTable()
-        table.add(id: 1, PendingCall(method: "a", generation: 1, completion: { _ in }))
-        table.add(id: 2, PendingCall(method: "b", generation: 2, completion: { _ in }))
-        #expect(table.removeAll(generation: 1).map(\.method) == ["a"])
-        #expect(table.contains(2))
-    }
+  @Test func aLostSocketFailsOnlyItsOwnCalls() {
+    var table = CallTable()
+    table.add(id: 1, PendingCall(method: "a", generation: 1, completion: { _ in }))
+    table.add(id: 2, PendingCall(method: "b", generation: 2, completion: { _ in }))
+    #expect(table.removeAll(generation: 1).map(\.method) == ["a"])
+    #expect(table.contains(2))
+  }
 
-    @Test func readsDomainState() {
-        #expect(LADomainState(json: ["biometry": ["stateHash": nil]]).stateHash == nil)
-        #expect(LADomainState(json: ["biometry": ["stateHash": "AQI="]]).stateHash == .init([1, 2]))
-    }
+  @Test func readsDomainState() {
+    #expect(LADomainState(json: ["biometry": ["stateHash": nil]]).stateHash == nil)
+    #expect(LADomainState(json: ["biometry": ["stateHash": "AQI="]]).stateHash == .init([1, 2]))
+  }
 }

@@ -7,197 +7,224 @@ import Testing
 /// LAContext against the real daemon: racing evaluations, cancel, non-interactive clients.
 @Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
 struct EvaluationEndToEndTests {
-    @Test func twoEvaluationsFromOneAppGetOneContextEachAndAreQueued() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        let connection = daemon.connection()
-        let (firstContext, secondContext) = (LAContext(connection: connection), LAContext(connection: connection))
-        let first = firstContext.startEvaluation(.deviceOwnerAuthentication, localizedReason: "one")
-        let second = secondContext.startEvaluation(.deviceOwnerAuthentication, localizedReason: "two")
-        let firstSuccess = try await first.outcome
-        let secondSuccess = try await second.outcome
-        #expect(firstSuccess.requestID != secondSuccess.requestID)
-        #expect(firstSuccess.sensor == "face" && secondSuccess.sensor == "face")
-        var firstEvents: [LAEvaluationEvent] = []
-        for await event in first.events { firstEvents.append(event) }
-        var secondEvents: [LAEvaluationEvent] = []
-        for await event in second.events { secondEvents.append(event) }
-        // Whichever reached the broker second waited in the queue; each saw only its own events.
-        let queued = [firstEvents, secondEvents].filter { $0.first.map { if case .queued(_, 1) = $0 { true } else { false } } ?? false }
-        #expect(queued.count == 1)
-        #expect(firstEvents.allSatisfy { $0.requestID == firstSuccess.requestID })
-        #expect(secondEvents.allSatisfy { $0.requestID == secondSuccess.requestID })
-        #expect(firstEvents.contains(.started(requestID: firstSuccess.requestID, policy: .deviceOwnerAuthentication)))
-        #expect(secondEvents.contains(.started(requestID: secondSuccess.requestID, policy: .deviceOwnerAuthentication)))
-        withExtendedLifetime((firstContext, secondContext)) {}
+  @Test func twoEvaluationsFromOneAppGetOneContextEachAndAreQueued() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let connection = daemon.connection()
+    let (firstContext, secondContext) = (
+      LAContext(connection: connection), LAContext(connection: connection)
+    )
+    let first = firstContext.startEvaluation(.deviceOwnerAuthentication, localizedReason: "one")
+    let second = secondContext.startEvaluation(.deviceOwnerAuthentication, localizedReason: "two")
+    let firstSuccess = try await first.outcome
+    let secondSuccess = try await second.outcome
+    #expect(firstSuccess.requestID != secondSuccess.requestID)
+    #expect(firstSuccess.sensor == "face" && secondSuccess.sensor == "face")
+    var firstEvents: [LAEvaluationEvent] = []
+    for await event in first.events { firstEvents.append(event) }
+    var secondEvents: [LAEvaluationEvent] = []
+    for await event in second.events { secondEvents.append(event) }
+    // Whichever reached the broker second waited in the queue; each saw only its own events.
+    let queued = [firstEvents, secondEvents].filter {
+      $0.first.map { if case .queued(_, 1) = $0 { true } else { false } } ?? false
     }
+    #expect(queued.count == 1)
+    #expect(firstEvents.allSatisfy { $0.requestID == firstSuccess.requestID })
+    #expect(secondEvents.allSatisfy { $0.requestID == secondSuccess.requestID })
+    #expect(
+      firstEvents.contains(
+        .started(requestID: firstSuccess.requestID, policy: .deviceOwnerAuthentication)))
+    #expect(
+      secondEvents.contains(
+        .started(requestID: secondSuccess.requestID, policy: .deviceOwnerAuthentication)))
+    withExtendedLifetime((firstContext, secondContext)) {}
+  }
 
-    @Test func aBusyExplicitContextRefusesASecondEvaluationAtOnce() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        // The first prompt waits until the test lets it match, however slow the machine is.
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let context = LAContext(connection: daemon.connection())
-        let first = context.startEvaluation(.deviceOwnerAuthentication, localizedReason: "first")
-        let started = await firstEvent(of: first)
-        guard case .started? = started else {
-            Issue.record("expected the first evaluation to start, got \(String(describing: started))")
-            return
-        }
-        let refused = await #expect(throws: RPCError.self) {
-            try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "second")
-        }
-        #expect(refused?.code == .alreadyInProgress)
-        try await daemon.script("face", ["MATCH"])
-        #expect(try await first.outcome.requestID == started?.requestID)
+  @Test func aBusyExplicitContextRefusesASecondEvaluationAtOnce() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    // The first prompt waits until the test lets it match, however slow the machine is.
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let context = LAContext(connection: daemon.connection())
+    let first = context.startEvaluation(.deviceOwnerAuthentication, localizedReason: "first")
+    let started = await firstEvent(of: first)
+    guard case .started? = started else {
+      Issue.record("expected the first evaluation to start, got \(String(describing: started))")
+      return
     }
+    let refused = await #expect(throws: RPCError.self) {
+      try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "second")
+    }
+    #expect(refused?.code == .alreadyInProgress)
+    try await daemon.script("face", ["MATCH"])
+    #expect(try await first.outcome.requestID == started?.requestID)
+  }
 
-    @Test func cancelDeliversAppCancelExactlyOnceWithTheRequestID() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let context = LAContext(connection: daemon.connection())
-        let replies = Mutex<[String]>([])
-        let replied = Mutex<(any Error)?>(nil)
-        let evaluation = context.startEvaluation(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "cancel me")
-        guard case .started(let requestID, _)? = await firstEvent(of: evaluation) else {
-            Issue.record("the evaluation did not start")
-            return
-        }
-        let waiter = Task {
-            do { _ = try await evaluation.outcome } catch {
-                replies.withLock { $0.append("\(error)") }
-                replied.withLock { $0 = error }
-            }
-        }
-        evaluation.cancel()
-        evaluation.cancel()
-        await waiter.value
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(replies.withLock { $0.count } == 1)
-        let error = try #require(replied.withLock { $0 } as? LAError)
-        #expect(error.code == .appCancel)
-        #expect(error.requestID == requestID)
-        #expect(evaluation.requestID == requestID)
+  @Test func cancelDeliversAppCancelExactlyOnceWithTheRequestID() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let context = LAContext(connection: daemon.connection())
+    let replies = Mutex<[String]>([])
+    let replied = Mutex<(any Error)?>(nil)
+    let evaluation = context.startEvaluation(
+      .deviceOwnerAuthenticationWithBiometrics, localizedReason: "cancel me")
+    guard case .started(let requestID, _)? = await firstEvent(of: evaluation) else {
+      Issue.record("the evaluation did not start")
+      return
     }
+    let waiter = Task {
+      do { _ = try await evaluation.outcome } catch {
+        replies.withLock { $0.append("\(error)") }
+        replied.withLock { $0 = error }
+      }
+    }
+    evaluation.cancel()
+    evaluation.cancel()
+    await waiter.value
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(replies.withLock { $0.count } == 1)
+    let error = try #require(replied.withLock { $0 } as? LAError)
+    #expect(error.code == .appCancel)
+    #expect(error.requestID == requestID)
+    #expect(evaluation.requestID == requestID)
+  }
 
-    @Test func theCompletionHandlerFormRepliesOnce() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let context = LAContext(connection: daemon.connection())
-        let replies = Mutex<[String]>([])
-        context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "reply") { success, error in
-            replies.withLock { $0.append("\(success) \((error as? LAError)?.code.name ?? "-")") }
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        context.invalidate()
-        try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(replies.withLock { $0 } == ["false appCancel"])
-        #expect(throws: LAError(.invalidContext)) { try context.canEvaluatePolicy(.deviceOwnerAuthentication) }
-        let later = await #expect(throws: LAError.self) {
-            try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "after")
-        }
-        #expect(later?.code == .invalidContext)
+  @Test func theCompletionHandlerFormRepliesOnce() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let context = LAContext(connection: daemon.connection())
+    let replies = Mutex<[String]>([])
+    context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "reply") {
+      success, error in
+      replies.withLock { $0.append("\(success) \((error as? LAError)?.code.name ?? "-")") }
     }
+    try await Task.sleep(for: .milliseconds(300))
+    context.invalidate()
+    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(replies.withLock { $0 } == ["false appCancel"])
+    #expect(throws: LAError(.invalidContext)) {
+      try context.canEvaluatePolicy(.deviceOwnerAuthentication)
+    }
+    let later = await #expect(throws: LAError.self) {
+      try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "after")
+    }
+    #expect(later?.code == .invalidContext)
+  }
 
-    @Test func aDeinitialisedContextCancelsItsEvaluation() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let connection = daemon.connection()
-        let replies = Mutex<[String]>([])
-        do {
-            let context = LAContext(connection: connection)
-            context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "dropped") { _, error in
-                replies.withLock { $0.append((error as? LAError)?.code.name ?? "\(String(describing: error))") }
-            }
-            try await eventually("the evaluation to run") {
-                try await Broker(connection: connection).status().evaluating == 1
-            }
+  @Test func aDeinitialisedContextCancelsItsEvaluation() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let connection = daemon.connection()
+    let replies = Mutex<[String]>([])
+    do {
+      let context = LAContext(connection: connection)
+      context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "dropped") {
+        _, error in
+        replies.withLock {
+          $0.append((error as? LAError)?.code.name ?? "\(String(describing: error))")
         }
-        try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
-        #expect(replies.withLock { $0 } == ["appCancel"])
+      }
+      try await eventually("the evaluation to run") {
+        try await Broker(connection: connection).status().evaluating == 1
+      }
     }
+    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    #expect(replies.withLock { $0 } == ["appCancel"])
+  }
 
-    @Test func cancellingTheAwaitingTaskEndsWithAppCancel() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let connection = daemon.connection()
-        let context = LAContext(connection: connection)
-        let task = Task { try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "task") }
-        try await eventually("the evaluation to run") { try await Broker(connection: connection).status().evaluating == 1 }
-        task.cancel()
-        let error = await #expect(throws: LAError.self) { try await task.value }
-        #expect(error?.code == .appCancel)
-        #expect(error?.requestID != nil)
-        // Cancelled at once, before any notification told the client the requestID: cancel by JSON-RPC id.
-        let early = Task { try await LAContext(connection: connection).evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "early") }
-        early.cancel()
-        let earlyError = await #expect(throws: LAError.self) { try await early.value }
-        #expect(earlyError?.code == .appCancel)
-        try await eventually("nothing left running") {
-            let status = try await Broker(connection: connection).status()
-            return status.evaluating == 0 && status.queued == 0
-        }
+  @Test func cancellingTheAwaitingTaskEndsWithAppCancel() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let connection = daemon.connection()
+    let context = LAContext(connection: connection)
+    let task = Task {
+      try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "task")
     }
+    try await eventually("the evaluation to run") {
+      try await Broker(connection: connection).status().evaluating == 1
+    }
+    task.cancel()
+    let error = await #expect(throws: LAError.self) { try await task.value }
+    #expect(error?.code == .appCancel)
+    #expect(error?.requestID != nil)
+    // Cancelled at once, before any notification told the client the requestID: cancel by JSON-RPC id.
+    let early = Task {
+      try await LAContext(connection: connection).evaluatePolicy(
+        .deviceOwnerAuthentication, localizedReason: "early")
+    }
+    early.cancel()
+    let earlyError = await #expect(throws: LAError.self) { try await early.value }
+    #expect(earlyError?.code == .appCancel)
+    try await eventually("nothing left running") {
+      let status = try await Broker(connection: connection).status()
+      return status.evaluating == 0 && status.queued == 0
+    }
+  }
 
-    @Test func aNonInteractiveClientGetsNotInteractive() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        let background = LAContext(connection: daemon.connection(interactive: false))
-        let error = await #expect(throws: LAError.self) {
-            try await background.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "from an extension")
-        }
-        #expect(error?.code == .notInteractive)
-        #expect(error?.requestID != nil)
-        let context = LAContext(connection: daemon.connection())
-        context.interactionNotAllowed = true
-        await #expect(throws: LAError.self) {
-            _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "no UI")
-        }
+  @Test func aNonInteractiveClientGetsNotInteractive() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let background = LAContext(connection: daemon.connection(interactive: false))
+    let error = await #expect(throws: LAError.self) {
+      try await background.evaluatePolicy(
+        .deviceOwnerAuthentication, localizedReason: "from an extension")
     }
+    #expect(error?.code == .notInteractive)
+    #expect(error?.requestID != nil)
+    let context = LAContext(connection: daemon.connection())
+    context.interactionNotAllowed = true
+    await #expect(throws: LAError.self) {
+      _ = try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "no UI")
+    }
+  }
 
-    @Test func manyContextsShareOneConnection() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT MATCH"])
-        let connection = daemon.connection()
-        let ids = try await withThrowingTaskGroup(of: String.self) { group in
-            for index in 0..<4 {
-                group.addTask {
-                    try await LAContext(connection: connection).evaluate(.deviceOwnerAuthentication, localizedReason: "n\(index)")
-                        .requestID
-                }
-            }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+  @Test func manyContextsShareOneConnection() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT MATCH"])
+    let connection = daemon.connection()
+    let ids = try await withThrowingTaskGroup(of: String.self) { group in
+      for index in 0..<4 {
+        group.addTask {
+          try await LAContext(connection: connection).evaluate(
+            .deviceOwnerAuthentication, localizedReason: "n\(index)"
+          )
+          .requestID
         }
-        #expect(ids.count == 4)
-        let status = try await Broker(connection: connection).status()
-        #expect(status.outcomes["success"] == 4)
+      }
+      return try await group.reduce(into: Set<String>()) { $0.insert($1) }
     }
+    #expect(ids.count == 4)
+    let status = try await Broker(connection: connection).status()
+    #expect(status.outcomes["success"] == 4)
+  }
 
-    @Test func canEvaluatePolicyAndDomainStateFollowEnrollment() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        let connection = daemon.connection()
-        let context = LAContext(connection: connection)
-        try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)
-        #expect(context.biometryType == .faceID)
-        let before = try context.domainState.biometry.stateHash
-        #expect(before != nil)
-        try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
-        #expect(throws: LAError(.biometryNotEnrolled)) {
-            do { try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) } catch var error as LAError {
-                error.requestID = nil
-                error.reason = nil
-                throw error
-            }
-        }
-        #expect(try context.domainState.biometry.stateHash == nil)
-        try await Broker(connection: connection).enroll(sensor: "face", identity: "someone-else")
-        #expect(try context.domainState.biometry.stateHash != before)
+  @Test func canEvaluatePolicyAndDomainStateFollowEnrollment() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let connection = daemon.connection()
+    let context = LAContext(connection: connection)
+    try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)
+    #expect(context.biometryType == .faceID)
+    let before = try context.domainState.biometry.stateHash
+    #expect(before != nil)
+    try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
+    #expect(throws: LAError(.biometryNotEnrolled)) {
+      do { try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) } catch var error
+        as LAError
+      {
+        error.requestID = nil
+        error.reason = nil
+        throw error
+      }
     }
+    #expect(try context.domainState.biometry.stateHash == nil)
+    try await Broker(connection: connection).enroll(sensor: "face", identity: "someone-else")
+    #expect(try context.domainState.biometry.stateHash != before)
+  }
 }

@@ -4,64 +4,92 @@ import LocalAuthProtocol
 import Testing
 
 @Suite struct OutputFormatterTests {
-    let text = OutputFormatter(json: false)
-    let json = OutputFormatter(json: true)
+  let text = OutputFormatter(json: false)
+  let json = OutputFormatter(json: true)
 
-    @Test func formatsSensorsAsATable() {
-        let sensors = [
-            SensorState(json: ["name": "face", "kind": "faceID", "available": true, "enrolled": ["alice", "bob"], "lockedOut": false, "failedAttempts": 2]),
-            SensorState(json: ["name": "passcode", "kind": "passcode", "available": true, "enrolled": [], "lockedOut": true, "failedAttempts": 0]),
-        ]
-        #expect(
-            text.sensors(sensors) == """
-                SENSOR    KIND      AVAILABLE  LOCKED-OUT  FAILED  ENROLLED
-                face      faceID    yes        no          2       alice,bob
-                passcode  passcode  yes        yes         0       -
-                """)
-        let parsed = try? JSONParser.parse(Array(json.sensors(sensors).utf8))
-        #expect(parsed?.objectValue?["sensors"]?.arrayValue?.count == 2)
-    }
+  @Test func formatsSensorsAsATable() {
+    let sensors = [
+      SensorState(json: [
+        "name": "face", "kind": "faceID", "available": true, "enrolled": ["alice", "bob"],
+        "lockedOut": false, "failedAttempts": 2,
+      ]),
+      SensorState(json: [
+        "name": "passcode", "kind": "passcode", "available": true, "enrolled": [],
+        "lockedOut": true, "failedAttempts": 0,
+      ]),
+    ]
+    #expect(
+      text.sensors(sensors) == """
+        SENSOR    KIND      AVAILABLE  LOCKED-OUT  FAILED  ENROLLED
+        face      faceID    yes        no          2       alice,bob
+        passcode  passcode  yes        yes         0       -
+        """)
+    let parsed = try? JSONParser.parse(Array(json.sensors(sensors).utf8))
+    #expect(parsed?.objectValue?["sensors"]?.arrayValue?.count == 2)
+  }
 
-    @Test func formatsOutcomes() {
-        let success = EvaluationSuccess(requestID: "R1", policy: .deviceOwnerAuthentication, sensor: "face", reused: false)
-        #expect(text.success(success) == "R1: success (deviceOwnerAuthentication, sensor face)")
-        #expect(
-            json.success(success)
-                == #"{"requestID":"R1","policy":"deviceOwnerAuthentication","sensor":"face","reused":false,"event":"finished","success":true}"#)
-        let failure = LAError(.appCancel, message: "Canceled by the application.", requestID: "R2")
-        #expect(text.failure(failure) == "error: appCancel (-9): Canceled by the application. [requestID R2]")
-        #expect(
-            json.failure(failure)
-                == #"{"success":false,"error":{"name":"appCancel","code":-9,"message":"Canceled by the application.","requestID":"R2"}}"#)
-        #expect(text.failure(RPCError(.alreadyInProgress)).hasPrefix("error: alreadyInProgress (-32001): "))
-        #expect(text.failure(ConnectionError(socketPath: "/x", errno: -2)) == "error: cannotConnect: cannot connect to /x: No such file or directory")
-    }
+  @Test func formatsOutcomes() {
+    let success = EvaluationSuccess(
+      requestID: "R1", policy: .deviceOwnerAuthentication, sensor: "face", reused: false)
+    #expect(text.success(success) == "R1: success (deviceOwnerAuthentication, sensor face)")
+    #expect(
+      json.success(success)
+        == #"{"requestID":"R1","policy":"deviceOwnerAuthentication","sensor":"face","reused":false,"event":"finished","success":true}"#
+    )
+    let failure = LAError(.appCancel, message: "Canceled by the application.", requestID: "R2")
+    #expect(
+      text.failure(failure) == "error: appCancel (-9): Canceled by the application. [requestID R2]")
+    #expect(
+      json.failure(failure)
+        == #"{"success":false,"error":{"name":"appCancel","code":-9,"message":"Canceled by the application.","requestID":"R2"}}"#
+    )
+    #expect(
+      text.failure(RPCError(.alreadyInProgress)).hasPrefix("error: alreadyInProgress (-32001): "))
+    #expect(
+      text.failure(ConnectionError(socketPath: "/x", errno: -2))
+        == "error: cannotConnect: cannot connect to /x: No such file or directory")
+  }
 
-    @Test func formatsProgressAndStatus() {
-        #expect(text.event(.queued(requestID: "R", position: 2)) == "R: queued at position 2")
-        #expect(text.event(.feedback(requestID: "R", sensor: "face", feedback: "noMatch", attempt: 1)) == "R: face: noMatch (attempt 1)")
-        #expect(json.event(.fallback(requestID: "R", to: "passcode")) == #"{"requestID":"R","event":"fallback","to":"passcode"}"#)
-        let status = BrokerStatus(json: ["version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 1, "queued": 0, "outcomes": ["success": 4, "appCancel": 1]])
-        #expect(text.status(status).contains("Outcomes: appCancel=1 success=4"))
-        #expect(json.status(status).hasPrefix(#"{"version":"0.1","uptimeSeconds":12,"clients":3"#))
-    }
+  @Test func formatsProgressAndStatus() {
+    #expect(text.event(.queued(requestID: "R", position: 2)) == "R: queued at position 2")
+    #expect(
+      text.event(.feedback(requestID: "R", sensor: "face", feedback: "noMatch", attempt: 1))
+        == "R: face: noMatch (attempt 1)")
+    #expect(
+      json.event(.fallback(requestID: "R", to: "passcode"))
+        == #"{"requestID":"R","event":"fallback","to":"passcode"}"#)
+    let status = BrokerStatus(json: [
+      "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 1, "queued": 0,
+      "outcomes": ["success": 4, "appCancel": 1],
+    ])
+    #expect(text.status(status).contains("Outcomes: appCancel=1 success=4"))
+    #expect(json.status(status).hasPrefix(#"{"version":"0.1","uptimeSeconds":12,"clients":3"#))
+  }
 
-    @Test func formatsMonitorEvents() {
-        let event = MonitorEvent(params: [
-            "event": "finished", "requestID": "R", "clientPID": 42, "clientUID": 1000, "clientName": "app",
-            "policy": "deviceOwnerAuthentication", "error": ["code": -2, "name": "userCancel"],
-        ])
-        #expect(text.monitor(event) == "finished  R pid=42 uid=1000 client=app policy=deviceOwnerAuthentication error=userCancel")
-    }
+  @Test func formatsMonitorEvents() {
+    let event = MonitorEvent(params: [
+      "event": "finished", "requestID": "R", "clientPID": 42, "clientUID": 1000,
+      "clientName": "app",
+      "policy": "deviceOwnerAuthentication", "error": ["code": -2, "name": "userCancel"],
+    ])
+    #expect(
+      text.monitor(event)
+        == "finished  R pid=42 uid=1000 client=app policy=deviceOwnerAuthentication error=userCancel"
+    )
+  }
 }
 
 extension OutputFormatterTests {
-    @Test func formatsTheDaemonsFinishedEvent() {
-        let event = MonitorEvent(params: [
-            "event": "finished", "requestID": "R", "clientPID": 1, "clientUID": 0, "policy": "deviceOwnerAuthentication",
-            "result": "appCancel", "reason": "cancelled",
-        ])
-        #expect(event.errorName == "appCancel")
-        #expect(text.monitor(event) == "finished  R pid=1 uid=0 policy=deviceOwnerAuthentication result=appCancel reason=cancelled")
-    }
+  @Test func formatsTheDaemonsFinishedEvent() {
+    let event = MonitorEvent(params: [
+      "event": "finished", "requestID": "R", "clientPID": 1, "clientUID": 0,
+      "policy": "deviceOwnerAuthentication",
+      "result": "appCancel", "reason": "cancelled",
+    ])
+    #expect(event.errorName == "appCancel")
+    #expect(
+      text.monitor(event)
+        == "finished  R pid=1 uid=0 policy=deviceOwnerAuthentication result=appCancel reason=cancelled"
+    )
+  }
 }

@@ -7,56 +7,58 @@ import Testing
 /// A daemon without the rights methods answers methodNotFound, which is surfaced as is.
 @Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
 struct RightsEndToEndTests {
-    @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        let connection = daemon.connection()
-        let right = LARight(requirement: .biometry(fallback: .devicePasscode), connection: connection)
-        do {
-            try await right.authorize(localizedReason: "unlock the vault")
-        } catch let error as RPCError where error.code == .methodNotFound {
-            return
-        }
-        #expect(try await right.refreshState() == .authorized)
-        let store = LARightStore(connection: connection)
-        let saved = try await store.saveRight(right, identifier: "vault", secret: Data("s3cret".utf8))
-        #expect(saved.identifier == "vault")
-        #expect(try await saved.secret.load() == Data("s3cret".utf8))
-
-        let message = Data("pay 5".utf8)
-        let signature = try await saved.key.sign(message)
-        #expect(try await saved.key.publicKey.verify(message, signature: signature))
-        let ciphertext = try await saved.key.publicKey.encrypt(Data("for the daemon only".utf8))
-        #expect(try await saved.key.decrypt(ciphertext) == Data("for the daemon only".utf8))
-
-        let loaded = try await store.right(forIdentifier: "vault")
-        await #expect(throws: LAError.self) { try await loaded.secret.load() }
-        try await store.removeRight(forIdentifier: "vault")
-        let gone = await #expect(throws: RPCError.self) { try await store.right(forIdentifier: "vault") }
-        #expect(gone?.code == .notFound)
+  @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let connection = daemon.connection()
+    let right = LARight(requirement: .biometry(fallback: .devicePasscode), connection: connection)
+    do {
+      try await right.authorize(localizedReason: "unlock the vault")
+    } catch let error as RPCError where error.code == .methodNotFound {
+      return
     }
+    #expect(try await right.refreshState() == .authorized)
+    let store = LARightStore(connection: connection)
+    let saved = try await store.saveRight(right, identifier: "vault", secret: Data("s3cret".utf8))
+    #expect(saved.identifier == "vault")
+    #expect(try await saved.secret.load() == Data("s3cret".utf8))
 
-    @Test func cancellingAnAuthorizationEndsItWithAppCancel() async throws {
-        let daemon = try DaemonProcess()
-        try await daemon.start()
-        try await daemon.script("face", ["DEFAULT WAIT"])
-        let connection = daemon.connection()
-        let right = LARight(connection: connection)
-        let task = Task { try await right.authorize(localizedReason: "cancelled") }
-        do {
-            try await eventually("the authorization to run") {
-                try await Broker(connection: connection).status().evaluating == 1
-            }
-        }
-        task.cancel()
-        do {
-            try await task.value
-            Issue.record("the authorization succeeded")
-        } catch let error as LAError {
-            #expect(error.code == .appCancel)
-            #expect(right.state == .notAuthorized)
-        } catch let error as RPCError {
-            #expect(error.code == .methodNotFound)
-        }
+    let message = Data("pay 5".utf8)
+    let signature = try await saved.key.sign(message)
+    #expect(try await saved.key.publicKey.verify(message, signature: signature))
+    let ciphertext = try await saved.key.publicKey.encrypt(Data("for the daemon only".utf8))
+    #expect(try await saved.key.decrypt(ciphertext) == Data("for the daemon only".utf8))
+
+    let loaded = try await store.right(forIdentifier: "vault")
+    await #expect(throws: LAError.self) { try await loaded.secret.load() }
+    try await store.removeRight(forIdentifier: "vault")
+    let gone = await #expect(throws: RPCError.self) {
+      try await store.right(forIdentifier: "vault")
     }
+    #expect(gone?.code == .notFound)
+  }
+
+  @Test func cancellingAnAuthorizationEndsItWithAppCancel() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    try await daemon.script("face", ["DEFAULT WAIT"])
+    let connection = daemon.connection()
+    let right = LARight(connection: connection)
+    let task = Task { try await right.authorize(localizedReason: "cancelled") }
+    do {
+      try await eventually("the authorization to run") {
+        try await Broker(connection: connection).status().evaluating == 1
+      }
+    }
+    task.cancel()
+    do {
+      try await task.value
+      Issue.record("the authorization succeeded")
+    } catch let error as LAError {
+      #expect(error.code == .appCancel)
+      #expect(right.state == .notAuthorized)
+    } catch let error as RPCError {
+      #expect(error.code == .methodNotFound)
+    }
+  }
 }
