@@ -54,6 +54,17 @@ extension Broker {
     }
   }
 
+  /// One presentation on a sensor; throws when the evaluation was cancelled meanwhile.
+  private func nextEvent(from sensor: any SensorDriver, for evaluation: Evaluation, attempt: Int)
+    async throws
+    -> CaptureEvent
+  {
+    let event = try await sensor.capture(
+      CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
+    try Task.checkCancellation()
+    return event
+  }
+
   func availabilityError(_ policy: Policy) -> ErrorCode {
     if case .failure(let code) = availability(of: policy) { return code }
     return .authenticationFailed
@@ -114,9 +125,7 @@ extension Broker {
     let offerAfter = sensor.kind.failuresBeforeFallbackOffered
     while true {
       attempt += 1
-      let event = try await sensor.capture(
-        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-      try Task.checkCancellation()
+      let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match:
         device.consecutiveBiometricFailures = 0
@@ -174,9 +183,7 @@ extension Broker {
         try await time.sleep(until: notBefore)
       }
       attempt += 1
-      let event = try await sensor.capture(
-        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-      try Task.checkCancellation()
+      let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match:
         device.passcodeSucceeded()
@@ -220,9 +227,7 @@ extension Broker {
     var attempt = 0
     while true {
       attempt += 1
-      let event = try await sensor.capture(
-        CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
-      try Task.checkCancellation()
+      let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match: return success(evaluation, sensor: sensor.name)
       case .noMatch, .passcode: return .failure(error(.authenticationFailed, evaluation))

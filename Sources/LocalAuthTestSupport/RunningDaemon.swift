@@ -110,14 +110,7 @@ public final class RunningDaemon: @unchecked Sendable {
   public func connect() throws -> LineClient { try LineClient(socketPath: socketPath) }
 
   /// The daemon's resident set size in KiB (/proc/PID/status VmRSS).
-  public func residentKiB() -> Int? {
-    guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-    else { return nil }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      return Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" })[1])
-    }
-    return nil
-  }
+  public func residentKiB() -> Int? { pid.flatMap(ProcessMemory.residentKiB(pid:)) }
 
   deinit {
     stop(signal: SIGKILL)

@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -128,7 +129,7 @@ struct HostileClientTests {
     }
     let sampler: @Sendable () -> Void = {
       while !stop.load(ordering: .acquiring) {
-        if let kib = HostileDaemon.residentKiB(pid: pid) { peakRSS.max(kib) }
+        if let kib = ProcessMemory.residentKiB(pid: pid) { peakRSS.max(kib) }
         usleep(20_000)
       }
     }
@@ -333,23 +334,6 @@ struct HostileClientTests {
     findings.count("neverReadSentKiB", sentBytes / 1024)
     usleep(500_000)
     client.close()
-  }
-}
-
-extension HostileDaemon {
-  /// VmRSS in KiB of any process, or nil.
-  static func residentKiB(pid: pid_t) -> Int? {
-    let fd = open("/proc/\(pid)/status", O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n")
-    where line.hasPrefix("VmRSS:") {
-      return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-    }
-    return nil
   }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import LocalAuthTestSupport
 import Testing
 
 /// A real `localauthd` process for end-to-end tests: a temp directory with its socket, config,
@@ -105,19 +106,7 @@ final class HostileDaemon: @unchecked Sendable {
   }
 
   /// VmRSS in KiB, or nil when the process is gone.
-  var residentKiB: Int? {
-    let fd = open("/proc/\(pid)/status", O_RDONLY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    let count = read(fd, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    for line in String(decoding: buffer[0..<count], as: UTF8.self).split(separator: "\n")
-    where line.hasPrefix("VmRSS:") {
-      return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-    }
-    return nil
-  }
+  var residentKiB: Int? { ProcessMemory.residentKiB(pid: pid) }
 
   /// Whether the process is alive (reaps it if it ended).
   var isRunning: Bool {
