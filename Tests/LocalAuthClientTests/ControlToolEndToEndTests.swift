@@ -4,11 +4,7 @@ import LocalAuthProtocol
 import Testing
 
 /// The `localauthctl` binary against the real daemon: output and exit statuses 0/1/2/3.
-@Suite(
-  .serialized,
-  .enabled(
-    if: DaemonProcess.isAvailable && DaemonProcess.controlPath != nil,
-    "localauthd or localauthctl not found"))
+@Suite(.serialized)
 struct ControlToolEndToEndTests {
   func localauthctl(_ arguments: [String], socket: String?) throws -> ControlToolRun {
     try runControlTool(arguments, socket: socket)

@@ -5,11 +5,7 @@ import Testing
 
 /// `localauthctl rights` and `localauthctl handoff` against the real daemon: output, files,
 /// openssl verification and exit statuses 0/1/2.
-@Suite(
-  .serialized,
-  .enabled(
-    if: DaemonProcess.isAvailable && DaemonProcess.controlPath != nil,
-    "localauthd or localauthctl not found"))
+@Suite(.serialized)
 struct ControlToolRightsEndToEndTests {
   @Test func aSignatureFromRightsSignVerifiesWithOpenSSL() async throws {
     let daemon = try DaemonProcess()

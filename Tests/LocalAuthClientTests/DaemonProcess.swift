@@ -18,8 +18,6 @@ final class DaemonProcess: @unchecked Sendable {
   static let timeoutScale =
     Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
 
-  /// Whether the binaries were found (the end-to-end tests are skipped otherwise).
-  static var isAvailable: Bool { daemonPath != nil }
 
   /// LOCALAUTHD_BIN, else `localauthd` next to the test bundle, else the package's build directories.
   static let daemonPath: String? = binary("localauthd", environment: "LOCALAUTHD_BIN")

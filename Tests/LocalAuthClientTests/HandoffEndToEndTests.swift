@@ -5,7 +5,7 @@ import Testing
 
 /// Deferred authorization (SPEC 7.5) through LAHandoffStore against the real daemon: a
 /// non-interactive creator, an interactive authorizer, one redemption, and the misuse errors.
-@Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
+@Suite(.serialized)
 struct HandoffEndToEndTests {
   @Test func aNonInteractiveCreatorRedeemsOnceWhatAnInteractiveClientAuthorized() async throws {
     let daemon = try DaemonProcess()

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// The shared connection across daemon restarts.
-@Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
+@Suite(.serialized)
 struct ReconnectEndToEndTests {
   @Test func callsInFlightFailWithSystemCancelAndTheNextCallReconnects() async throws {
     let daemon = try DaemonProcess()

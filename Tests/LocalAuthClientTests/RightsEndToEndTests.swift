@@ -5,7 +5,7 @@ import Testing
 
 /// LARight, LARightStore and LAPersistedRight against the real daemon (SPEC section 7).
 /// A daemon without the rights methods answers methodNotFound, which is surfaced as is.
-@Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
+@Suite(.serialized)
 struct RightsEndToEndTests {
   @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {
     let daemon = try DaemonProcess()

@@ -6,7 +6,7 @@ import Testing
 /// The client/daemon mismatches of SPEC 7 fixed in LocalAuthClient, against the real daemon:
 /// saved rights start authorized, the public key is cached, state follows `right.stateChanged`,
 /// every key exchange form, and `right.release` on deinit.
-@Suite(.serialized, .enabled(if: DaemonProcess.isAvailable, "localauthd binary not found"))
+@Suite(.serialized)
 struct RightsKeyEndToEndTests {
   /// A daemon whose face sensor matches at once, and a connection to it.
   func start() async throws -> (DaemonProcess, LocalAuthConnection) {
