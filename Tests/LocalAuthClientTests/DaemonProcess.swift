@@ -18,7 +18,6 @@ final class DaemonProcess: @unchecked Sendable {
   static let timeoutScale =
     Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
 
-
   /// LOCALAUTHD_BIN, else `localauthd` next to the test bundle, else the package's build directories.
   static let daemonPath: String? = binary("localauthd", environment: "LOCALAUTHD_BIN")
   /// LOCALAUTHCTL_BIN, else `localauthctl` found like the daemon.
