@@ -18,6 +18,9 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   private var markedDirty = false
   private var watchingOutput = false
   private var readingPaused = false
+  /// The client shut down its sending side (socat at the end of its input) but still reads:
+  /// the connection stays until every pending request is answered.
+  private var readClosed = false
   var closed = false
   /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
   var pendingIDs: Set<RequestID> = []
@@ -36,17 +39,27 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   func handle(events: UInt32) {
     if events & UInt32(LAS_EPOLLOUT) != 0 { flush() }
     if closed { return }
-    if events & UInt32(LAS_EPOLLIN) != 0 || events & UInt32(LAS_EPOLLHUP | LAS_EPOLLERR) != 0 {
-      readAvailable()
+    let hungUp = events & UInt32(LAS_EPOLLHUP | LAS_EPOLLERR) != 0
+    if readClosed {
+      // Only a full hang-up is left to notice: the client is gone.
+      if hungUp { close() }
+      return
     }
+    if events & UInt32(LAS_EPOLLIN) != 0 || hungUp { readAvailable(hungUp: hungUp) }
   }
 
-  private func readAvailable() {
+  private func readAvailable(hungUp: Bool) {
     let buffer = server.readBuffer
     let count = las_recv(fd, buffer.baseAddress, buffer.count)
     if count == -Int(EAGAIN) { return }
-    if count <= 0 {
+    if count < 0 || (count == 0 && hungUp) {
       close()
+      return
+    }
+    if count == 0 {
+      readClosed = true
+      updateInterest(force: true)
+      closeIfFinished()
       return
     }
     framer.feed(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
@@ -101,17 +114,24 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
       outputStart = 0
     }
     updateInterest()
+    closeIfFinished()
   }
 
-  private func updateInterest() {
+  private func updateInterest(force: Bool = false) {
     let wantOutput = pendingOutput > 0
     let pause = pendingOutput > server.limits.outputHighWater
-    guard wantOutput != watchingOutput || pause != readingPaused else { return }
+    guard force || wantOutput != watchingOutput || pause != readingPaused else { return }
     watchingOutput = wantOutput
     readingPaused = pause
-    var events: UInt32 = pause ? 0 : UInt32(LAS_EPOLLIN)
+    var events: UInt32 = pause || readClosed ? 0 : UInt32(LAS_EPOLLIN)
     if wantOutput { events |= UInt32(LAS_EPOLLOUT) }
     server.loop.modify(fd, events: events)
+  }
+
+  /// After a half-close: closes once nothing is owed to the client any more.
+  private func closeIfFinished() {
+    guard readClosed, !closed, pendingIDs.isEmpty, pendingOutput == 0 else { return }
+    close()
   }
 
   // MARK: ClientChannel

@@ -109,6 +109,9 @@ public final class LineClient: @unchecked Sendable {
     return result
   }
 
+  /// Shuts down the sending side only (as socat does at the end of its input); answers still arrive.
+  public func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
+
   /// Closes the connection.
   public func close() { _ = Glibc.close(fd) }
 }

@@ -119,6 +119,23 @@ import Testing
     daemon.stop()
   }
 
+  @Test func aClientThatStopsSendingStillGetsItsAnswers() throws {
+    let daemon = try RunningDaemon(arguments: [], config: Self.instantConfig)
+    try daemon.start()
+    let client = try daemon.connect()
+    let id = try client.request(Method.evaluatePolicy, evaluateParams())
+    _ = try client.readMessage()
+    client.shutdownWrite()
+    try script(try daemon.connect(), ["MATCH"])
+    guard case .response(_, .success(let value))? = try client.response(to: id).0 else {
+      Issue.record("no answer after the half-close")
+      return
+    }
+    #expect(value.objectValue?["sensor"] == "face")
+    #expect(try client.readLine(seconds: 5) == nil, "the daemon closes once nothing is owed")
+    daemon.stop()
+  }
+
   @Test func sigtermAnswersEveryPendingEvaluationWithSystemCancelAndExitsZero() throws {
     let daemon = try RunningDaemon(arguments: [], config: Self.instantConfig)
     try daemon.start()
