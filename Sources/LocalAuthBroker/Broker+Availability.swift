@@ -20,7 +20,11 @@ extension Broker {
   /// Whether biometry can be used now, or the LAError that says why not (SPEC section 3 order:
   /// hardware, connection, passcode, enrollment, lockout).
   func biometryAvailability() -> Result<any SensorDriver, ErrorCode> {
-    guard let sensor = biometricSensor else { return .failure(.biometryNotAvailable) }
+    guard let sensor = biometricSensor else {
+      // A removable accessory that is configured but not available has not been paired.
+      let unpaired = sensors.drivers.contains { $0.kind.isBiometric && $0.state().removable }
+      return .failure(unpaired ? .biometryNotPaired : .biometryNotAvailable)
+    }
     let state = sensor.state()
     if !state.connected {
       return .failure(state.removable ? .biometryDisconnected : .biometryNotAvailable)

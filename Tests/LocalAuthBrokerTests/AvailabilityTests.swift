@@ -46,6 +46,14 @@ import Testing
     #expect(result?["biometryType"] == "none")
   }
 
+  @Test func removableAccessoryNotPaired() async {
+    let harness = BrokerHarness(removable: true, faceAvailable: false)
+    #expect(
+      await canEvaluate(harness, .deviceOwnerAuthenticationWithBiometrics) == (
+        false, "biometryNotPaired"
+      ))
+  }
+
   @Test func removableDisconnectedSensor() async {
     let harness = BrokerHarness(removable: true)
     _ = harness.face.script([.disconnect], replace: false)
