@@ -192,11 +192,16 @@ public final class Daemon {
     notifier.reloading()
     do {
       let fresh = try Daemon.loadConfiguration(options)
+      let previous = configuration
+      let running = broker.assumeIsolated { $0.sensors }
       configuration = fresh
-      let registry = SensorRegistry.simulated(from: fresh, time: time)
+      let registry = SensorRegistry.simulated(
+        from: fresh, time: time, keeping: (previous, running))
       let settings = brokerConfiguration
+      // A passcode set at run time (sensors.setPasscode) stays unless the file's Passcode= changed.
+      let passcode: String?? = previous.passcode == fresh.passcode ? nil : .some(fresh.passcode)
       broker.assumeIsolated {
-        $0.reload(configuration: settings, sensors: registry, passcode: .some(fresh.passcode))
+        $0.reload(configuration: settings, sensors: registry, passcode: passcode)
       }
       server.limits = fresh.limits
       log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
