@@ -37,6 +37,20 @@ extension Broker {
     do { return try body(store) } catch { throw handoffError(error) }
   }
 
+  /// Runs a handoff store write on the store's own thread, mapping its failures.
+  private func withHandoffsOffLoop<T: Sendable>(
+    _ body: @escaping @Sendable (RightStore) throws -> T
+  )
+    async throws(RPCError) -> T
+  {
+    let store = try store()
+    do {
+      return try await storeWorker.perform { try body(store) }
+    } catch {
+      throw handoffError(error)
+    }
+  }
+
   /// An instant on the wire: seconds since 1970 with millisecond precision.
   private func timestamp(_ date: Date) -> JSONValue {
     .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
@@ -67,7 +81,9 @@ extension Broker {
 
   // MARK: handoff.*
 
-  func createHandoff(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func createHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+    -> JSONValue
+  {
     let payload = try params.base64("payload", maxBytes: Self.maxHandoffPayloadBytes)
     guard let ttl = try params.optionalInt("ttl", in: 1...Self.maxHandoffTTL) else {
       throw .invalidParams("ttl", "is required (seconds, 1…\(Self.maxHandoffTTL))")
@@ -80,7 +96,7 @@ extension Broker {
         data: ["reason": "tooManyHandoffs"])
     }
     let expiresAt = now.addingTimeInterval(Double(ttl))
-    let id = try withHandoffs { store in
+    let id = try await withHandoffsOffLoop { store in
       try store.createHandoff(
         uid: uid, appID: appID, payload: payload, expiresAt: expiresAt, now: now)
     }
@@ -143,7 +159,9 @@ extension Broker {
     ])
   }
 
-  func redeemHandoff(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func redeemHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+    -> JSONValue
+  {
     let id = try params.nonEmptyString("handoff")
     let (uid, now) = (client.peer.uid, Date())
     if let handoff = try pendingHandoff(id, of: client, now: now),
@@ -152,7 +170,9 @@ extension Broker {
       // Only the creating app redeems; to any other app of the uid the handoff does not exist.
       throw RPCError(.notFound, "No such handoff.", data: ["field": "handoff"])
     }
-    let payload = try withHandoffs { store in try store.redeemHandoff(id: id, uid: uid, now: now) }
+    let payload = try await withHandoffsOffLoop { store in
+      try store.redeemHandoff(id: id, uid: uid, now: now)
+    }
     return ["payload": .string(Base64.encode(payload))]
   }
 }

@@ -50,6 +50,19 @@ extension Broker {
     do { return try body(store) } catch { throw storeError(error, notFound: notFound) }
   }
 
+  /// Runs a store call on the store's own thread (writes wait on fsync), mapping its failures.
+  func withStoreOffLoop<T: Sendable>(
+    notFound: String = "No persisted right with this identifier.",
+    _ body: @escaping @Sendable (RightStore) throws -> T
+  ) async throws(RPCError) -> T {
+    let store = try store()
+    do {
+      return try await storeWorker.perform { try body(store) }
+    } catch {
+      throw storeError(error, notFound: notFound)
+    }
+  }
+
   private func identifier(_ params: ParamReader) throws(RPCError) -> String {
     let identifier = try params.nonEmptyString("identifier")
     guard identifier.utf8.count <= Self.maxIdentifierBytes else {
@@ -67,7 +80,7 @@ extension Broker {
 
   // MARK: rightStore.*
 
-  func saveRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func saveRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
     let right = try right(params, of: client)
     let identifier = try identifier(params)
     let secret = try params.optionalBase64("secret", maxBytes: Self.maxSecretBytes)
@@ -76,9 +89,10 @@ extension Broker {
     let owner = owner(of: client)
     let hash =
       right.requirement == .biometryCurrentSet ? right.boundDomainState ?? domainStateHash : nil
-    let record = try withStore { store in
+    let requirement = right.requirement.storedName
+    let record = try await withStoreOffLoop { store in
       try store.saveRight(
-        owner: owner, identifier: identifier, requirement: right.requirement.storedName,
+        owner: owner, identifier: identifier, requirement: requirement,
         domainStateHash: hash,
         secret: secret)
     }
@@ -112,7 +126,8 @@ extension Broker {
     ]
   }
 
-  func removeRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func removeRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue
+  {
     let owner: Owner
     let identifier: String
     if let handle = params.object["right"], handle != .null {
@@ -122,7 +137,10 @@ extension Broker {
     } else {
       (owner, identifier) = (self.owner(of: client), try self.identifier(params))
     }
-    guard try withStore({ store in try store.removeRight(owner: owner, identifier: identifier) })
+    guard
+      try await withStoreOffLoop({ store in
+        try store.removeRight(owner: owner, identifier: identifier)
+      })
     else {
       throw storeError(RightStoreError.notFound)
     }
@@ -133,9 +151,9 @@ extension Broker {
     return [:]
   }
 
-  func removeAllRights(client: ClientSession) throws(RPCError) -> JSONValue {
+  func removeAllRights(client: ClientSession) async throws(RPCError) -> JSONValue {
     let owner = owner(of: client)
-    let removed = try withStore { store in try store.removeAllRights(owner: owner) }
+    let removed = try await withStoreOffLoop { store in try store.removeAllRights(owner: owner) }
     for right in client.rights.values where right.persisted?.owner == owner {
       deauthorize(right, of: client, reason: "removed")
     }

@@ -15,6 +15,8 @@ public actor Broker {
   let log: any EvaluationLog
   /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
   let rightStore: RightStore?
+  /// Where store writes run, off the event loop.
+  let storeWorker = StoreWorker()
   var device = DeviceState()
   var clients: [Int: ClientSession] = [:]
   var nextClientNumber = 0

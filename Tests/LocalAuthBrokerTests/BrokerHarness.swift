@@ -57,13 +57,20 @@ struct TestClient: Sendable {
 
   /// Sends a request; returns the immediate answer, or waits for the deferred one when `wait` is set.
   @discardableResult
+  /// Requests that prompt come back deferred; a test starting one gets nil and waits itself.
+  /// Every other deferred answer (store writes run off the loop) is awaited here.
   func call(_ method: String, _ params: JSONObject = [:], tag: Int? = nil) async -> Result<
     JSONValue, RPCError
   >? {
     let tag = tag ?? harness.nextTag()
     let request = RPCRequest(method: method, params: params, id: .int(tag))
-    return await harness.broker.handle(
+    let immediate = await harness.broker.handle(
       request, from: session, responder: recorder.responder(tag: tag))
+    let prompting = [Method.evaluatePolicy, Method.rightAuthorize, Method.handoffAuthorize]
+    if immediate == nil && !prompting.contains(method) {
+      return await recorder.waitForResponse(tag: tag)
+    }
+    return immediate
   }
 
   /// Starts an evaluation and returns its tag (the answer is deferred, or immediate in `immediate`).

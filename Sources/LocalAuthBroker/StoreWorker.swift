@@ -1,0 +1,14 @@
+import Dispatch
+
+/// Runs rights-store writes (SQLite with fsync) on a thread of their own, so the event loop — and
+/// every other client — never waits on the disk. Calls run one at a time, in order. Thread-safe.
+final class StoreWorker: Sendable {
+  private let queue = DispatchQueue(label: "localauthd.rights-store")
+
+  /// Runs `body` on the store's thread and resumes the caller with its result.
+  func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { continuation.resume(with: Result { try body() }) }
+    }
+  }
+}
