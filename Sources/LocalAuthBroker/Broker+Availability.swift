@@ -3,8 +3,15 @@ import Sensors
 
 extension Broker {
   /// The biometric sensor evaluations use: the first one configured as available.
-  var biometricSensor: (any SensorDriver)? {
-    sensors.drivers.first { $0.kind.isBiometric && $0.state().available }
+  var biometricSensor: (any SensorDriver)? { biometricSensorState()?.driver }
+
+  /// That sensor with its state, read once (canEvaluatePolicy is a hot path).
+  func biometricSensorState() -> (driver: any SensorDriver, state: SensorState)? {
+    for driver in sensors.drivers where driver.kind.isBiometric {
+      let state = driver.state()
+      if state.available { return (driver, state) }
+    }
+    return nil
   }
 
   /// The kind of biometry offered (LAContext.biometryType): none without biometric hardware.
@@ -20,12 +27,11 @@ extension Broker {
   /// Whether biometry can be used now, or the LAError that says why not (SPEC section 3 order:
   /// hardware, connection, passcode, enrollment, lockout).
   func biometryAvailability() -> Result<any SensorDriver, ErrorCode> {
-    guard let sensor = biometricSensor else {
+    guard let (sensor, state) = biometricSensorState() else {
       // A removable accessory that is configured but not available has not been paired.
       let unpaired = sensors.drivers.contains { $0.kind.isBiometric && $0.state().removable }
       return .failure(unpaired ? .biometryNotPaired : .biometryNotAvailable)
     }
-    let state = sensor.state()
     if !state.connected {
       return .failure(state.removable ? .biometryDisconnected : .biometryNotAvailable)
     }

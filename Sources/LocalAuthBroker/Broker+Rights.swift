@@ -71,7 +71,7 @@ extension Broker {
       } catch {
         answer = .failure(error)
       }
-      await self.deliver(answer, to: responder)
+      self.deliver(answer, to: responder)
     }
     return .some(nil)
   }

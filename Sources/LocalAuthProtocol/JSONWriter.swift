@@ -10,6 +10,11 @@ public struct JSONWriter {
     bytes.reserveCapacity(capacity)
   }
 
+  /// A writer that appends to existing bytes (a connection's output buffer, moved in and out).
+  public init(appendingTo bytes: [UInt8]) {
+    self.bytes = bytes
+  }
+
   /// The compact encoding of one value.
   public static func encode(_ value: JSONValue) -> [UInt8] {
     var writer = JSONWriter()

@@ -24,6 +24,26 @@ public struct LineFramer: Sendable {
 
   /// Feeds bytes in, calling `emit` for each frame they complete, in order.
   public mutating func feed(_ bytes: UnsafeRawBufferPointer, emit: (Frame) -> Void) {
+    feedViews(bytes) { view in
+      switch view {
+      case .line(let line): emit(.line(Array(line)))
+      case .tooLarge: emit(.tooLarge)
+      }
+    }
+  }
+
+  /// One frame as the framer sees it: a complete line in borrowed memory, valid only during the
+  /// call, or the notice that a line was too long.
+  public enum FrameView {
+    /// A complete line, without its newline; the pointer is valid only inside `emit`.
+    case line(UnsafeBufferPointer<UInt8>)
+    /// A line longer than the limit was skipped up to its newline.
+    case tooLarge
+  }
+
+  /// Feeds bytes in like `feed(_:emit:)`, but hands each line over without copying it when it
+  /// lies whole in `bytes` (the server's hot path).
+  public mutating func feedViews(_ bytes: UnsafeRawBufferPointer, emit: (FrameView) -> Void) {
     let buffer = bytes.bindMemory(to: UInt8.self)
     var start = 0
     while start < buffer.count {
@@ -46,12 +66,12 @@ public struct LineFramer: Sendable {
         pending.removeAll(keepingCapacity: false)
         emit(.tooLarge)
       } else if pending.isEmpty {
-        emit(.line(Array(UnsafeBufferPointer(rebasing: buffer[start..<newline]))))
+        emit(.line(UnsafeBufferPointer(rebasing: buffer[start..<newline])))
       } else {
         pending.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<newline]))
         let line = pending
         pending.removeAll(keepingCapacity: false)
-        emit(.line(line))
+        line.withUnsafeBufferPointer { emit(.line($0)) }
       }
       start = newline + 1
     }

@@ -93,13 +93,22 @@ public enum IncomingFrame: Sendable, Equatable {
     decode(Array(line), maxDepth: maxDepth)
   }
 
-  /// Decodes one frame held in an array (the server's hot path; no generic dispatch).
+  /// Decodes one frame held in an array.
   public static func decode(_ line: [UInt8], maxDepth: Int = JSONParser.defaultMaxDepth)
+    -> IncomingFrame
+  {
+    line.withUnsafeBufferPointer { decode(buffer: $0, maxDepth: maxDepth) }
+  }
+
+  /// Decodes one frame in borrowed memory (the server's hot path: no copy, no generic dispatch).
+  public static func decode(
+    buffer line: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth
+  )
     -> IncomingFrame
   {
     let value: JSONValue
     do {
-      value = try JSONParser.parse(line, maxDepth: maxDepth)
+      value = try JSONParser.parse(buffer: line, maxDepth: maxDepth).get()
     } catch {
       let data: JSONObject = ["reason": .string(error.reason)]
       return .single(

@@ -62,7 +62,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
       closeIfFinished()
       return
     }
-    framer.feed(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
+    framer.feedViews(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
       guard !closed else { return }
       server.dispatcher.handle(frame, on: self)
     }
@@ -75,6 +75,24 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   func write(_ bytes: [UInt8]) {
     guard !closed else { return }
     output.append(contentsOf: bytes)
+    outputGrew()
+  }
+
+  /// Encodes a response line straight into the output buffer (no intermediate array).
+  func writeResponse(_ answer: Result<JSONValue, RPCError>, id: RequestID) {
+    guard !closed else { return }
+    var writer = JSONWriter(appendingTo: [])
+    swap(&writer.bytes, &output)
+    switch answer {
+    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
+    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
+    }
+    writer.bytes.append(0x0A)
+    swap(&writer.bytes, &output)
+    outputGrew()
+  }
+
+  private func outputGrew() {
     if pendingOutput > server.limits.outputHardLimit {
       server.log.clientDropped(
         pid: session?.peer.pid ?? 0, uid: session?.peer.uid ?? 0, name: session?.name ?? "?",

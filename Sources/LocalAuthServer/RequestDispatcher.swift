@@ -6,7 +6,7 @@ import LocalAuthProtocol
 struct RequestDispatcher {
   let broker: Broker
 
-  func handle(_ frame: Frame, on connection: Connection) {
+  func handle(_ frame: LineFramer.FrameView, on connection: Connection) {
     switch frame {
     case .tooLarge:
       let error = RPCError.invalidRequest(
@@ -15,7 +15,7 @@ struct RequestDispatcher {
       connection.write(RPCEncoder.error(id: .null, error))
     case .line(let bytes):
       if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-      switch IncomingFrame.decode(bytes) {
+      switch IncomingFrame.decode(buffer: bytes) {
       case .single(let decoded):
         handleSingle(decoded, on: connection)
       case .batch(let elements):
@@ -36,7 +36,7 @@ struct RequestDispatcher {
         request, on: connection, responder: { SingleResponder(connection: connection, id: $0) }),
         let id = request.id
       {
-        connection.write(encode(answer, id: id))
+        connection.writeResponse(answer, id: id)
       }
     }
   }
@@ -84,13 +84,6 @@ struct RequestDispatcher {
     }
   }
 
-  private func encode(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
-    switch answer {
-    case .success(let value): RPCEncoder.result(id: id, value)
-    case .failure(let error): RPCEncoder.error(id: id, error)
-    }
-  }
-
   private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
     var writer = JSONWriter()
     switch answer {
@@ -109,10 +102,7 @@ private struct SingleResponder: Responder, @unchecked Sendable {
 
   func respond(_ result: Result<JSONValue, RPCError>) {
     connection.pendingIDs.remove(id)
-    switch result {
-    case .success(let value): connection.write(RPCEncoder.result(id: id, value))
-    case .failure(let error): connection.write(RPCEncoder.error(id: id, error))
-    }
+    connection.writeResponse(result, id: id)
   }
 }
 

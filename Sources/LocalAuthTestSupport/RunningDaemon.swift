@@ -69,7 +69,7 @@ public final class RunningDaemon: @unchecked Sendable {
     }
     process.environment = environment
     if !FileManager.default.fileExists(atPath: logPath) {
-      FileManager.default.createFile(atPath: logPath, contents: nil)
+      _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     }
     let logFile = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
     logFile.seekToEndOfFile()
