@@ -130,16 +130,7 @@ import Testing
     let client = await harness.connect()
     _ = harness.passcodeSensor.script(Array(repeating: .passcode("0000"), count: 6), replace: false)
     let (tag, _) = await client.startEvaluation(.deviceOwnerAuthentication)
-    #expect(
-      await client.recorder.wait { messages in
-        messages.filter {
-          if case .notification(Notification.feedback, let p) = $0 {
-            return p["feedback"] == "passcodeDelay"
-          } else {
-            return false
-          }
-        }.count == 1
-      })
+    #expect(await client.recorder.wait { passcodeDelays(in: $0) == 1 })
     let delay = client.recorder.notifications(Notification.feedback).last
     #expect(delay?["retryAfterSeconds"] == 60)
     _ = harness.passcodeSensor.script([.passcode("1234")], replace: false)
@@ -150,16 +141,7 @@ import Testing
     // A success resets the count: six new failures wait a minute again.
     _ = harness.passcodeSensor.script(Array(repeating: .passcode("0000"), count: 7), replace: false)
     let second = await client.startEvaluation(.deviceOwnerAuthentication)
-    #expect(
-      await client.recorder.wait { messages in
-        messages.filter {
-          if case .notification(Notification.feedback, let p) = $0 {
-            return p["feedback"] == "passcodeDelay"
-          } else {
-            return false
-          }
-        }.count == 2
-      })
+    #expect(await client.recorder.wait { passcodeDelays(in: $0) == 2 })
     #expect(client.recorder.notifications(Notification.feedback).last?["retryAfterSeconds"] == 60)
     _ = await client.call(Method.cancel, ["id": .int(second.tag)])
   }
@@ -224,4 +206,12 @@ import Testing
     #expect(error.code == .systemCancel)
     #expect(error.data["reason"] == "timeout")
   }
+}
+
+/// How many passcodeDelay feedback notifications a client has received.
+private func passcodeDelays(in messages: [RecordingClient.Message]) -> Int {
+  messages.filter {
+    guard case .notification(Notification.feedback, let params) = $0 else { return false }
+    return params["feedback"] == "passcodeDelay"
+  }.count
 }
