@@ -63,15 +63,16 @@ public final class LineClient: @unchecked Sendable {
     let deadline = Date().addingTimeInterval(seconds * RunningDaemon.timeoutScale)
     var buffer = [UInt8](repeating: 0, count: 65536)
     while lines.isEmpty {
+      if ended { return nil }
       let remaining = deadline.timeIntervalSinceNow
       if remaining <= 0 { return nil }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       let ready = poll(&poller, 1, Int32(remaining * 1000) + 1)
       if ready <= 0 { continue }
-      let count = recv(fd, &buffer, buffer.count, 0)
-      if count == 0 { return nil }
-      if count < 0 {
-        if errno == EINTR || errno == EAGAIN { continue }
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+      if count <= 0 {
+        ended = true
         return nil
       }
       buffer.withUnsafeBytes { raw in
@@ -112,6 +113,16 @@ public final class LineClient: @unchecked Sendable {
   /// Shuts down the sending side only (as socat does at the end of its input); answers still arrive.
   public func shutdownWrite() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
-  /// Closes the connection.
-  public func close() { _ = Glibc.close(fd) }
+  /// Whether the server ended the stream (or the connection failed).
+  public private(set) var ended = false
+  private var closed = false
+
+  /// Closes the connection (once).
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    _ = Glibc.close(fd)
+  }
+
+  deinit { close() }
 }

@@ -13,7 +13,10 @@ public final class RunningDaemon: @unchecked Sendable {
   public let stateDirectory: String
   /// The stderr log of the daemon.
   public let logPath: String
-  private var process: Process?
+  private var process: Process? {
+    didSet { if let oldValue { lastProcess = oldValue } }
+  }
+  private var lastProcess: Process?
   private let arguments: [String]
 
   /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
@@ -89,15 +92,38 @@ public final class RunningDaemon: @unchecked Sendable {
     throw DaemonTestError("localauthd did not start listening on \(socketPath): \(log())")
   }
 
-  /// Sends a signal and waits for the process to exit; returns its exit status (or -signal).
+  /// Sends a signal (SIGKILL after 10 s, scaled, if it does not end) and waits for the process to
+  /// exit; returns its exit status (or -signal).
   @discardableResult
   public func stop(signal: Int32 = SIGTERM) -> Int32 {
-    guard let process else { return 0 }
+    guard let process else { return exitStatus ?? 0 }
     if process.isRunning { kill(process.processIdentifier, signal) }
+    if !waitForExit(seconds: 10) { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
     self.process = nil
-    return process.terminationReason == .exit
-      ? process.terminationStatus : -process.terminationStatus
+    return exitStatus ?? 0
+  }
+
+  /// Sends a signal without waiting.
+  public func signal(_ number: Int32) {
+    if let process, process.isRunning { kill(process.processIdentifier, number) }
+  }
+
+  /// Waits up to `seconds` (scaled) for the process to end; whether it did.
+  @discardableResult
+  public func waitForExit(seconds: Double) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
+    while let process, process.isRunning {
+      if Date() >= deadline { return false }
+      usleep(5_000)
+    }
+    return true
+  }
+
+  /// How the last process ended: its exit code, or minus the signal that killed it; nil while it runs.
+  public var exitStatus: Int32? {
+    guard let ended = process ?? lastProcess, !ended.isRunning else { return nil }
+    return ended.terminationReason == .exit ? ended.terminationStatus : -ended.terminationStatus
   }
 
   /// Whether the process is still alive.

@@ -1,40 +1,31 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthProtocol
+import LocalAuthTestSupport
 
-/// A test client over a blocking Unix socket: send bytes, read lines with a timeout, classify what
-/// the server sent. One thread at a time.
+/// A hostile-test client: the shared `LineClient` with calls that answer false or nil instead of
+/// throwing, plus a non-blocking send. One thread at a time.
 final class HostileConnection: @unchecked Sendable {
   // Used by one thread at a time (each test thread owns its connections).
-  /// The socket.
-  let fd: Int32
-  private var buffer: [UInt8] = []
-  private var start = 0
-  /// Whether the server closed the connection (end of stream or an error).
-  private(set) var ended = false
-  private var closed = false
+  private let client: LineClient
 
   /// Connects to the daemon's socket.
   init(path: String) throws {
-    let fd = las_connect_unix(path)
-    guard fd >= 0 else { throw HostileError("connect \(path): errno \(-fd)") }
-    self.fd = fd
+    do {
+      client = try LineClient(socketPath: path)
+    } catch {
+      throw HostileError("\(error)")
+    }
   }
+
+  /// The socket.
+  var fd: Int32 { client.fd }
+  /// Whether the server closed the connection (end of stream or an error).
+  var ended: Bool { client.ended }
 
   /// Sends all of `bytes` (blocking); false if the connection is gone.
   @discardableResult
-  func send(_ bytes: [UInt8]) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      let sent = bytes.withUnsafeBytes {
-        Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
-      }
-      if sent < 0 && errno == EINTR { continue }
-      guard sent > 0 else { return false }
-      offset += sent
-    }
-    return true
-  }
+  func send(_ bytes: [UInt8]) -> Bool { (try? client.send(raw: bytes)) != nil }
 
   /// Sends a text line (adds the newline).
   @discardableResult
@@ -49,33 +40,7 @@ final class HostileConnection: @unchecked Sendable {
 
   /// The next line (without its newline), or nil on end of stream or after `timeout` seconds.
   func readLine(timeout: Double = 10) -> [UInt8]? {
-    let deadline = HostileClock.now() + timeout * HostileDaemon.timeoutScale
-    while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
-        let line = Array(buffer[start..<newline])
-        start = newline + 1
-        if start > 65536 {
-          buffer.removeFirst(start)
-          start = 0
-        }
-        return line
-      }
-      if ended { return nil }
-      let remaining = deadline - HostileClock.now()
-      guard remaining > 0 else { return nil }
-      var pollFD = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&pollFD, 1, Int32(min(remaining * 1000, 1000)) + 1)
-      if ready < 0 && errno == EINTR { continue }
-      if ready <= 0 { continue }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = recv(fd, &chunk, chunk.count, Int32(MSG_DONTWAIT))
-      if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-      if count <= 0 {
-        ended = true
-        continue
-      }
-      buffer.append(contentsOf: chunk[0..<count])
-    }
+    (try? client.readLine(seconds: timeout)) ?? nil
   }
 
   /// The next message, parsed; nil on end of stream or timeout.
@@ -94,13 +59,7 @@ final class HostileConnection: @unchecked Sendable {
   }
 
   /// Closes the socket (abruptly, whatever is in flight).
-  func close() {
-    guard !closed else { return }
-    closed = true
-    _ = Glibc.close(fd)
-  }
-
-  deinit { close() }
+  func close() { client.close() }
 }
 
 /// One line the server sent, classified.
