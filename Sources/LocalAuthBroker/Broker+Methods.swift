@@ -217,7 +217,7 @@ extension Broker {
       responder: DiscardingResponder())
     if let immediate = immediateOutcome(evaluation) {
       evaluation.phase = .finished
-      record(immediate, of: evaluation)
+      account(immediate, of: evaluation, successReason: "reused")
       return transform?(immediate) ?? immediate
     }
     evaluation.responder = makeResponder()
@@ -252,19 +252,5 @@ extension Broker {
       }
     }
     return nil
-  }
-
-  /// Counts and logs an outcome decided without running.
-  private func record(_ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation) {
-    let result: EvaluationResult
-    switch outcome {
-    case .success:
-      result = EvaluationResult(name: "success", code: nil, reason: "reused")
-    case .failure(let error):
-      result = EvaluationResult(
-        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
-    }
-    outcomes[result.name, default: 0] += 1
-    log.evaluationFinished(record(evaluation), result: result)
   }
 }

@@ -152,17 +152,8 @@ public actor Broker {
       evaluation.client.queuedCount -= 1
     }
     evaluation.task?.cancel()
-    let result: EvaluationResult
-    switch outcome {
-    case .success:
-      result = EvaluationResult(name: "success", code: nil, reason: nil)
-      evaluation.context.lastSuccess = time.now()
-    case .failure(let error):
-      result = EvaluationResult(
-        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
-    }
-    outcomes[result.name, default: 0] += 1
-    log.evaluationFinished(record(evaluation), result: result)
+    if case .success = outcome { evaluation.context.lastSuccess = time.now() }
+    let result = account(outcome, of: evaluation)
     var event: JSONObject = ["result": .string(result.name)]
     if let reason = result.reason { event["reason"] = .string(reason) }
     monitor(evaluation, "finished", event)
@@ -175,6 +166,24 @@ public actor Broker {
   }
 
   // MARK: Helpers
+
+  /// Counts an outcome for broker.status and logs the evaluation's finish.
+  @discardableResult
+  func account(
+    _ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation, successReason: String? = nil
+  ) -> EvaluationResult {
+    let result: EvaluationResult
+    switch outcome {
+    case .success:
+      result = EvaluationResult(name: "success", code: nil, reason: successReason)
+    case .failure(let error):
+      result = EvaluationResult(
+        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
+    }
+    outcomes[result.name, default: 0] += 1
+    log.evaluationFinished(record(evaluation), result: result)
+    return result
+  }
 
   func record(_ evaluation: Evaluation) -> EvaluationRecord {
     EvaluationRecord(

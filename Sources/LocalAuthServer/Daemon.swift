@@ -80,18 +80,19 @@ public final class Daemon {
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
     loop.register(
       signalFD, events: UInt32(LAS_EPOLLIN), handler: SignalHandler(fd: signalFD, daemon: self))
+    // Wake often enough to ping the watchdog (a quarter of its interval), refresh STATUS (250 ms)
+    // and notice idleness (1 s); never, when none of them applies.
+    var ticks: [Duration] = []
     if let interval = notifier.watchdogInterval {
       nextWatchdogPing = time.now()
-      loop.tickMilliseconds = Int32(
-        max(
-          1,
-          interval.components.seconds * 250 + interval.components.attoseconds
-            / 4_000_000_000_000_000))
-    } else if notifier.isSupervised || (socketActivated && configuration.exitOnIdleSeconds > 0) {
-      loop.tickMilliseconds = 1000
+      ticks.append(interval / 4)
     }
-    if notifier.isSupervised {
-      loop.tickMilliseconds = min(loop.tickMilliseconds < 0 ? 250 : loop.tickMilliseconds, 250)
+    if notifier.isSupervised { ticks.append(.milliseconds(250)) }
+    if socketActivated && configuration.exitOnIdleSeconds > 0 { ticks.append(.seconds(1)) }
+    if let tick = ticks.min() {
+      let milliseconds =
+        tick.components.seconds * 1000 + tick.components.attoseconds / 1_000_000_000_000_000
+      loop.tickMilliseconds = Int32(max(1, milliseconds))
     }
     loop.afterTurn = { [unowned self] in self.afterTurn() }
     let log = self.log
