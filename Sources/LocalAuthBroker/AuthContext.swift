@@ -9,7 +9,8 @@ final class AuthContext {
   let explicit: Bool
   var invalidated = false
   var inFlight: Evaluation?
-  var lastSuccess: Duration?
+  /// What a later evaluation may reuse (touchIDAuthenticationAllowableReuseDuration).
+  var reuseGrant: ReuseGrant?
 
   init(id: String, options: ContextOptions, explicit: Bool) {
     self.id = id
@@ -19,4 +20,16 @@ final class AuthContext {
 
   /// Whether the fallback button is shown at all (an empty title hides it, as on Apple's platforms).
   var fallbackButtonShown: Bool { options.localizedFallbackTitle != "" }
+}
+
+/// A biometric success an evaluation of the same context may reuse without a prompt, as Apple's
+/// touchIDAuthenticationAllowableReuseDuration allows: only a biometric match, only for the same
+/// policy, only while the enrolled set is the one that matched and biometry is usable.
+struct ReuseGrant {
+  /// When the match happened.
+  let at: Duration
+  /// The policy that succeeded.
+  let policy: Policy
+  /// The domain state at the match.
+  let domainState: String?
 }

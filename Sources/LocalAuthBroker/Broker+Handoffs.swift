@@ -129,10 +129,17 @@ extension Broker {
     guard let handoff = try pendingHandoff(id, of: client, now: now) else {
       throw deadHandoffError(id, of: client, now: now)
     }
+    // A handoff is authorized by a person at an interactive client, every time: never through a
+    // non-interactive client, never by reusing an earlier success.
+    guard client.interactive else {
+      throw RPCError(
+        .notInteractive, "A handoff is authorized only by an interactive client.",
+        data: ["field": "handoff"])
+    }
     return try startEvaluation(
       client: client, policy: policy, reason: reason,
       contextID: try params.optionalString("context"), rpcID: rpcID,
-      makeResponder: makeResponder
+      makeResponder: makeResponder, allowReuse: false
     ) { outcome in self.finishHandoffAuthorization(handoff, client: client, outcome) }
   }
 

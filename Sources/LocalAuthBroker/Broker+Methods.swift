@@ -61,7 +61,8 @@ extension Broker {
     guard name.utf8.count <= 256 else {
       throw .invalidParams("client.name", "must be at most 256 bytes")
     }
-    let appID = try info.optionalString("appID")
+    _ = try checkedName(name, field: "client.name")
+    let appID = try checkedName(try info.optionalString("appID"), field: "client.appID")
     let interactive = try info.optionalBool("interactive")
     if let version = try params.optionalInt("protocol", in: Int.min...Int.max),
       version != protocolVersion
@@ -69,8 +70,10 @@ extension Broker {
       throw .invalidParams(
         "protocol", "must be \(protocolVersion) (this server speaks protocol \(protocolVersion))")
     }
+    let claimed = (appID?.isEmpty == false ? appID : nil) ?? name
+    try checkAppIDBinding(claimed, of: client)
     client.name = name
-    client.appID = (appID?.isEmpty == false ? appID : nil) ?? name
+    client.appID = claimed
     client.interactive = interactive ?? true
     return [
       "server": "localauthd", "version": .string(version), "protocol": .int(protocolVersion),
@@ -95,8 +98,12 @@ extension Broker {
     -> JSONValue
   {
     let options = try ContextOptions(params: params.object)
-    guard client.contexts.count < 1024 else {
-      throw RPCError(.queueFull, "Too many contexts on this connection (1024).")
+    _ = try checkedText(options.localizedFallbackTitle, field: "localizedFallbackTitle")
+    _ = try checkedText(options.localizedCancelTitle, field: "localizedCancelTitle")
+    guard client.contexts.count < configuration.maxContextsPerClient else {
+      throw .limit(
+        "MaxContextsPerConnection", configuration.maxContextsPerClient,
+        "too many contexts on this connection; invalidate some with context.invalidate")
     }
     let context = AuthContext(
       id: "ctx-" + makeUUID().lowercased(), options: options, explicit: true)
@@ -195,9 +202,10 @@ extension Broker {
   /// the method's own answer (it also runs for immediate outcomes).
   func startEvaluation(
     client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
-    makeResponder: () -> any Responder,
+    makeResponder: () -> any Responder, allowReuse: Bool = true,
     transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
+    _ = try checkedText(reason, field: "localizedReason")
     let context: AuthContext
     if let id = contextID {
       context = try self.context(id, of: client)
@@ -215,6 +223,7 @@ extension Broker {
       requestID: makeUUID(), client: client, context: context, policy: policy, reason: reason,
       rpcID: rpcID,
       responder: DiscardingResponder())
+    evaluation.mayReuse = allowReuse
     if let immediate = immediateOutcome(evaluation) {
       evaluation.phase = .finished
       account(immediate, of: evaluation, successReason: "reused")
@@ -230,26 +239,17 @@ extension Broker {
   private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
     let context = evaluation.context
     if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
-    if context.options.reuseDuration > 0, let last = context.lastSuccess,
-      time.now() - last <= .milliseconds(Int64(context.options.reuseDuration * 1000))
-    {
-      return success(evaluation, sensor: nil, reused: true)
-    }
     if case .failure(let code) = availability(of: evaluation.policy) {
       return .failure(error(code, evaluation))
+    }
+    if evaluation.mayReuse && mayReuse(context, for: evaluation.policy) {
+      return success(evaluation, sensor: nil, reused: true)
     }
     if !evaluation.client.interactive || context.options.interactionNotAllowed {
       return .failure(error(.notInteractive, evaluation))
     }
-    if running != nil && configuration.overlap == .queue {
-      if queue.count >= configuration.maxQueue
-        || evaluation.client.queuedCount >= configuration.maxQueuePerClient
-      {
-        return .failure(
-          RPCError(
-            .queueFull, nil,
-            data: ["requestID": .string(evaluation.requestID), "queued": .int(queue.count)]))
-      }
+    if running != nil, let refusal = queueRefusal(for: evaluation) {
+      return .failure(refusal)
     }
     return nil
   }

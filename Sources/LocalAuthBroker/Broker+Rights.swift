@@ -4,9 +4,6 @@ import LocalAuthProtocol
 typealias RightsAnswer = Result<JSONValue, RPCError>?
 
 extension Broker {
-  /// The most rights one connection may hold at once.
-  static let maxRightsPerClient = 1024
-
   /// Handles the rights, store, key, secret and handoff methods (SPEC section 7). Returns nil for any
   /// other method, `.some(nil)` when the answer comes later (an authorization runs), else the answer.
   func handleRights(
@@ -94,11 +91,10 @@ extension Broker {
 
   /// Registers a new handle for the client.
   func register(_ right: AuthRight, for client: ClientSession) throws(RPCError) {
-    guard client.rights.count < Self.maxRightsPerClient else {
-      throw RPCError(
-        .queueFull,
-        "Too many rights on this connection (\(Self.maxRightsPerClient)); release some with right.release.",
-        data: ["reason": "tooManyRights"])
+    guard client.rights.count < configuration.maxRightsPerClient else {
+      throw .limit(
+        "MaxRightsPerConnection", configuration.maxRightsPerClient,
+        "too many rights on this connection; release some with right.release")
     }
     client.rights[right.id] = right
   }

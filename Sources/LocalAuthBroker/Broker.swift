@@ -21,6 +21,11 @@ public actor Broker {
   var clients: [Int: ClientSession] = [:]
   var nextClientNumber = 0
   var queue: [Evaluation] = []
+  /// Queued evaluations per client uid (MaxQueuePerUID).
+  var queuedByUID: [UInt32: Int] = [:]
+  /// The turn at which each uid last had an evaluation started (fair order across uids).
+  var lastServedTurn: [UInt32: Int] = [:]
+  var serveTurn = 0
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
   var outcomes: [String: Int] = [:]
@@ -99,7 +104,10 @@ public actor Broker {
     evaluations[evaluation.requestID] = evaluation
     evaluation.client.evaluations[evaluation.requestID] = evaluation
     evaluation.context.inFlight = evaluation
-    if configuration.overlap == .preempt, let current = running {
+    // Preemption stays within one uid: another user's evaluation waits in the queue instead.
+    if configuration.overlap == .preempt, let current = running,
+      current.client.peer.uid == evaluation.client.peer.uid
+    {
       finish(
         current, .failure(error(.systemCancel, current, reason: "canceledByAnotherAuthentication")))
     }
@@ -108,7 +116,7 @@ public actor Broker {
       return
     }
     queue.append(evaluation)
-    evaluation.client.queuedCount += 1
+    countQueued(evaluation, 1)
     let position = queue.count
     notify(evaluation, Notification.queued, ["position": .int(position)])
     monitor(evaluation, "queued", ["position": .int(position)])
@@ -117,6 +125,8 @@ public actor Broker {
   func start(_ evaluation: Evaluation) {
     evaluation.phase = .running
     running = evaluation
+    serveTurn += 1
+    lastServedTurn[evaluation.client.peer.uid] = serveTurn
     evaluation.sensor = plannedSensor(for: evaluation.policy)
     notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
     monitor(evaluation, "started", [:])
@@ -130,9 +140,9 @@ public actor Broker {
   }
 
   func startNext() {
-    guard running == nil, !queue.isEmpty else { return }
-    let next = queue.removeFirst()
-    next.client.queuedCount -= 1
+    guard running == nil, let index = nextQueuedIndex() else { return }
+    let next = queue.remove(at: index)
+    countQueued(next, -1)
     start(next)
   }
 
@@ -149,10 +159,10 @@ public actor Broker {
     if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
     if wasQueued, let index = queue.firstIndex(where: { $0 === evaluation }) {
       queue.remove(at: index)
-      evaluation.client.queuedCount -= 1
+      countQueued(evaluation, -1)
     }
     evaluation.task?.cancel()
-    if case .success = outcome { evaluation.context.lastSuccess = time.now() }
+    if case .success(let value) = outcome { grantReuse(evaluation, value) }
     let result = account(outcome, of: evaluation)
     var event: JSONObject = ["result": .string(result.name)]
     if let reason = result.reason { event["reason"] = .string(reason) }

@@ -14,6 +14,19 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var maxQueue = 1024
   /// Evaluations one client may have waiting before queueFull.
   public var maxQueuePerClient = 64
+  /// Evaluations all clients of one uid may have waiting before queueFull, so that no uid can take
+  /// the whole queue (root is not bounded by it).
+  public var maxQueuePerUID = 128
+  /// Explicit contexts one connection may hold.
+  public var maxContextsPerClient = 256
+  /// Right handles one connection may hold.
+  public var maxRightsPerClient = 256
+  /// The longest client-supplied text (reasons, titles, names, app ids), in UTF-8 bytes.
+  public var maxTextBytes = 1024
+  /// App ids bound to executables: a client may claim such an app id only from one of them.
+  public var appIDBindings: [String: [String]] = [:]
+  /// Whether every app id a client claims must be bound (else an unbound claim is refused).
+  public var requireAppIDBinding = false
   /// A prompt nobody answers ends with systemCancel after this long.
   public var promptTimeout: Duration = .seconds(60)
   /// Failed biometric matches allowed in one evaluation.

@@ -10,13 +10,19 @@ public struct PeerIdentity: Sendable, Equatable {
   public var gid: UInt32
   /// The peer's supplementary groups (SO_PEERGROUPS).
   public var groups: [UInt32]
+  /// The peer's executable as the kernel names it (/proc/PID/exe at connect), when app ids are
+  /// bound to executables; nil otherwise or when it cannot be read.
+  public var executable: String?
 
   /// An identity.
-  public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = []) {
+  public init(
+    pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], executable: String? = nil
+  ) {
     self.pid = pid
     self.uid = uid
     self.gid = gid
     self.groups = groups
+    self.executable = executable
   }
 }
 

@@ -19,6 +19,9 @@ final class Evaluation {
   var sensor: String?
   /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
   var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
+  /// Whether a recent success of its context may answer it (false for handoff authorizations,
+  /// which always need a fresh proof of presence).
+  var mayReuse = true
 
   init(
     requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,

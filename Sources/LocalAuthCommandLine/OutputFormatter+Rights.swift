@@ -91,7 +91,7 @@ extension OutputFormatter {
           ?? "-",
         handoff.payload.map { Self.printableText($0) ?? "base64:" + $0.base64EncodedString() }
           ?? "-",
-      ]
+      ].map(PrintableText.escaped)
     }
     return table([header] + rows)
   }

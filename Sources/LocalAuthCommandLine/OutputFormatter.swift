@@ -23,8 +23,9 @@ public struct OutputFormatter: Sendable {
         "outcomes": .object(outcomes),
       ])
     }
-    let outcomes = status.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-      .joined(separator: " ")
+    let outcomes = PrintableText.escaped(
+      status.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        .joined(separator: " "))
     return """
       localauthd \(status.version)
           Uptime: \(Int(status.uptimeSeconds))s
@@ -55,7 +56,7 @@ public struct OutputFormatter: Sendable {
         sensor.name, sensor.kind, sensor.available ? "yes" : "no", sensor.lockedOut ? "yes" : "no",
         String(sensor.failedAttempts),
         sensor.enrolled.isEmpty ? "-" : sensor.enrolled.joined(separator: ","),
-      ]
+      ].map(PrintableText.escaped)
     }
     return table([header] + rows)
   }
@@ -72,7 +73,7 @@ public struct OutputFormatter: Sendable {
 
   /// One progress event of `evaluate`.
   public func event(_ event: LAEvaluationEvent) -> String {
-    guard json else { return "\(event.requestID): \(event)" }
+    guard json else { return PrintableText.escaped("\(event.requestID): \(event)") }
     var object: JSONObject = ["requestID": .string(event.requestID)]
     switch event {
     case .queued(_, let position):
@@ -103,7 +104,7 @@ public struct OutputFormatter: Sendable {
     }
     let how =
       success.reused ? "reused a recent authentication" : "sensor \(success.sensor ?? "unknown")"
-    return "\(success.requestID): success (\(success.policy.name), \(how))"
+    return PrintableText.escaped("\(success.requestID): success (\(success.policy.name), \(how))")
   }
 
   /// An error from the daemon or the connection (`LAError`, `RPCError`, `ConnectionError`, …).
@@ -122,7 +123,7 @@ public struct OutputFormatter: Sendable {
     if let code { text += " (\(code))" }
     text += ": \(message)"
     if let requestID { text += " [requestID \(requestID)]" }
-    return text
+    return PrintableText.escaped(text)
   }
 
   /// The name, code, message and requestID of any error the client throws.
@@ -143,6 +144,10 @@ public struct OutputFormatter: Sendable {
   /// One `monitor` event.
   public func monitor(_ event: MonitorEvent) -> String {
     if json { return encode(.object(event.params)) }
+    return PrintableText.escaped(monitorLine(event))
+  }
+
+  private func monitorLine(_ event: MonitorEvent) -> String {
     var parts = [
       event.event.padding(toLength: 9, withPad: " ", startingAt: 0), event.requestID ?? "-",
     ]

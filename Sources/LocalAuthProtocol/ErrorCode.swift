@@ -46,6 +46,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStri
   public static let permissionDenied = ErrorCode(rawValue: -32003)
   /// No such object (for this caller).
   public static let notFound = ErrorCode(rawValue: -32004)
+  /// A configured limit was reached (`data.limit` names the configuration key, `data.max` its value).
+  public static let limitExceeded = ErrorCode(rawValue: -32006)
 
   /// Invalid JSON was received.
   public static let parseError = ErrorCode(rawValue: -32700)
@@ -66,7 +68,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStri
     -13: "biometryDisconnected", -14: "invalidDimensions", -1004: "notInteractive",
     -32001: "alreadyInProgress", -32002: "queueFull", -32003: "permissionDenied",
     -32004: "notFound",
-    -32005: "alreadyExists",
+    -32005: "alreadyExists", -32006: "limitExceeded",
     -32700: "parseError", -32600: "invalidRequest", -32601: "methodNotFound",
     -32602: "invalidParams",
     -32603: "internalError",
@@ -112,6 +114,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStri
     case .queueFull: "The evaluation queue is full."
     case .permissionDenied: "Permission denied."
     case .notFound: "Not found."
+    case .limitExceeded: "A limit was reached."
     case .parseError: "Parse error."
     case .invalidRequest: "Invalid request."
     case .methodNotFound: "Method not found."
@@ -146,6 +149,13 @@ public struct RPCError: Error, Sendable, Equatable {
   public static func invalidParams(_ field: String, _ problem: String) -> RPCError {
     RPCError(
       .invalidParams, "Invalid params: '\(field)' \(problem).", data: ["field": .string(field)])
+  }
+
+  /// A refusal at a configured limit: the message says what and the key, `data` carries both.
+  public static func limit(_ key: String, _ max: Int, _ what: String) -> RPCError {
+    RPCError(
+      .limitExceeded, "Limit reached: \(what) (\(key)=\(max)).",
+      data: ["limit": .string(key), "max": .int(max)])
   }
 
   /// An invalid request with a machine-readable reason.

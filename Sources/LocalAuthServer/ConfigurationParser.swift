@@ -49,8 +49,14 @@ public enum ConfigurationParser {
           sawSensor = true
           sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
           section = name
+        } else if name.hasPrefix("AppID.") {
+          let appID = String(name.dropFirst("AppID.".count))
+          guard !appID.isEmpty, !appID.contains(where: { $0.isWhitespace || $0.asciiValue == 0 })
+          else { throw fail("app id must be non-empty, without spaces") }
+          configuration.broker.appIDBindings[appID, default: []] = []
+          section = name
         } else {
-          throw fail("unknown section [\(name)] (expected [Broker] or [Sensor.NAME])")
+          throw fail("unknown section [\(name)] (expected [Broker], [Sensor.NAME] or [AppID.ID])")
         }
         continue
       }
@@ -61,6 +67,11 @@ public enum ConfigurationParser {
       do throws(ConfigurationValueError) {
         if section == "Broker" {
           try applyBroker(key, value, to: &configuration)
+        } else if section.hasPrefix("AppID.") {
+          guard key == "Executable" else { throw .init("unknown key in [AppID.ID]") }
+          guard value.hasPrefix("/") else { throw .init("must be an absolute path") }
+          configuration.broker.appIDBindings[String(section.dropFirst("AppID.".count)), default: []]
+            .append(value)
         } else {
           try applySensor(key, value, to: &sensors[sensors.count - 1])
         }
@@ -83,6 +94,14 @@ public enum ConfigurationParser {
       c.broker.overlap = mode
     case "MaxQueue": c.broker.maxQueue = try integer(value, 1...100_000)
     case "MaxQueuePerClient": c.broker.maxQueuePerClient = try integer(value, 1...100_000)
+    case "MaxQueuePerUID": c.broker.maxQueuePerUID = try integer(value, 1...100_000)
+    case "MaxContextsPerConnection": c.broker.maxContextsPerClient = try integer(value, 1...100_000)
+    case "MaxRightsPerConnection": c.broker.maxRightsPerClient = try integer(value, 1...100_000)
+    case "MaxTextBytes": c.broker.maxTextBytes = try integer(value, 16...65_536)
+    case "MaxPendingPerConnection":
+      c.limits.maxPendingPerConnection = try integer(value, 1...100_000)
+    case "MaxConnectionsPerUID": c.limits.maxConnectionsPerUID = try integer(value, 1...100_000)
+    case "RequireAppIDBinding": c.broker.requireAppIDBinding = try boolean(value)
     case "PromptTimeoutSec": c.broker.promptTimeout = .seconds(try integer(value, 1...86_400))
     case "MaxBiometricAttempts": c.broker.maxBiometricAttempts = try integer(value, 1...100)
     case "LockoutThreshold": c.broker.lockoutThreshold = try integer(value, 1...100)

@@ -66,6 +66,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
       guard !closed else { return }
       server.dispatcher.handle(frame, on: self)
     }
+    // Too many requests awaiting answers: read no more until some are answered.
+    if !closed && tooManyPending { updateInterest() }
     // Answers go out when the loop flushes dirty connections at the end of this turn.
   }
 
@@ -135,9 +137,12 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     closeIfFinished()
   }
 
+  /// Whether the connection has as many requests awaiting answers as it may (MaxPendingPerConnection).
+  private var tooManyPending: Bool { pendingIDs.count >= server.limits.maxPendingPerConnection }
+
   private func updateInterest(force: Bool = false) {
     let wantOutput = pendingOutput > 0
-    let pause = pendingOutput > server.limits.outputHighWater
+    let pause = pendingOutput > server.limits.outputHighWater || tooManyPending
     guard force || wantOutput != watchingOutput || pause != readingPaused else { return }
     watchingOutput = wantOutput
     readingPaused = pause

@@ -133,9 +133,7 @@ public final class Daemon {
       return
     }
     let path = options.resolvedSocketPath
-    try SocketFile.prepare(path)
-    let fd = try SystemError.check(las_listen_unix(path, 1024), "bind \(path)")
-    chmod(path, 0o666)
+    let fd = try SocketFile.bind(path)
     boundPath = path
     server.serve(listeningSocket: fd)
   }

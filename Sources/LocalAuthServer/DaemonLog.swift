@@ -110,6 +110,8 @@ public struct DaemonLog: EvaluationLog {
     _ message: String, priority: Int32, messageID: String?, fields: [JournalField],
     at location: (file: String, line: Int, function: String)
   ) {
+    // Client-chosen text (names, reasons) must not forge lines or reach a terminal raw.
+    let message = PrintableText.escaped(message)
     if toJournal {
       Journal.send(
         message: message, priority: priority, messageID: messageID, fields: fields,

@@ -11,6 +11,10 @@ public struct ConnectionLimits: Sendable, Equatable {
   public var outputHighWater = 1 << 20
   /// Past this much unread output the client is dropped and its evaluations cancelled.
   public var outputHardLimit = 16 << 20
+  /// Requests one connection may have awaiting their answers before the daemon stops reading it.
+  public var maxPendingPerConnection = 256
+  /// Connections one uid may hold at once (root is not bounded by it).
+  public var maxConnectionsPerUID = 64
 
   /// The defaults.
   public init() {}
@@ -28,6 +32,8 @@ public final class Server: @unchecked Sendable {
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
   private var listeners: [Listener] = []
   private(set) var connections: [Int32: Connection] = [:]
+  /// Open connections per peer uid (MaxConnectionsPerUID).
+  private var connectionsByUID: [UInt32: Int] = [:]
   /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
   var onClientCountChange: ((Int) -> Void)?
 
@@ -60,9 +66,22 @@ public final class Server: @unchecked Sendable {
     }
     var groups = [UInt32](repeating: 0, count: 64)
     let groupCount = las_peer_groups(fd, &groups, 64)
+    if credentials.uid != 0,
+      connectionsByUID[credentials.uid, default: 0] >= limits.maxConnectionsPerUID
+    {
+      refuse(
+        fd,
+        .limit(
+          "MaxConnectionsPerUID", limits.maxConnectionsPerUID, "too many connections for this user")
+      )
+      return
+    }
+    let bindsAppIDs = broker.assumeIsolated { $0.bindsAppIDs }
     let peer = PeerIdentity(
       pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
-      groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [])
+      groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [],
+      executable: bindsAppIDs ? executablePath(of: credentials.pid) : nil)
+    connectionsByUID[peer.uid, default: 0] += 1
     let connection = Connection(fd: fd, server: self, frameLimit: limits.frameLimit)
     connection.session = broker.assumeIsolated { broker in
       broker.connect(peer: peer, name: processName(of: peer.pid), channel: connection)
@@ -75,6 +94,9 @@ public final class Server: @unchecked Sendable {
   func connectionClosed(_ connection: Connection) {
     connections[connection.fd] = nil
     if let session = connection.session {
+      let uid = session.peer.uid
+      let left = connectionsByUID[uid, default: 1] - 1
+      connectionsByUID[uid] = left > 0 ? left : nil
       broker.assumeIsolated { $0.disconnect(session) }
     }
     // The session holds the connection as its channel: break the cycle so both are freed.
@@ -92,7 +114,23 @@ public final class Server: @unchecked Sendable {
   }
 }
 
-/// The kernel's name of a process (/proc/PID/comm), or "pid-N".
+/// Answers a connection the daemon will not serve with one JSON-RPC error line, then closes it.
+private func refuse(_ fd: Int32, _ error: RPCError) {
+  let line = RPCEncoder.error(id: .null, error)
+  _ = line.withUnsafeBytes { las_send(fd, $0.baseAddress, $0.count) }
+  _ = Glibc.close(fd)
+}
+
+/// The executable of a process as the kernel names it (/proc/PID/exe), or nil.
+func executablePath(of pid: Int32) -> String? {
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+  let count = readlink("/proc/\(pid)/exe", &buffer, Int(PATH_MAX))
+  guard count > 0 else { return nil }
+  return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The kernel's name of a process (/proc/PID/comm), or "pid-N", with control characters escaped
+/// (a process chooses its own name).
 func processName(of pid: Int32) -> String {
   let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
   guard fd >= 0 else { return "pid-\(pid)" }
@@ -102,7 +140,7 @@ func processName(of pid: Int32) -> String {
   guard count > 0 else { return "pid-\(pid)" }
   var bytes = buffer[0..<count]
   while bytes.last == 0x0A { bytes.removeLast() }
-  return String(decoding: bytes, as: UTF8.self)
+  return PrintableText.escaped(String(decoding: bytes, as: UTF8.self))
 }
 
 /// A listening socket: accepts clients; pauses while descriptors run out (EMFILE) instead of spinning.

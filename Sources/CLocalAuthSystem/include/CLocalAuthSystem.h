@@ -56,4 +56,19 @@ enum {
     LAS_EPOLLHUP = EPOLLHUP, LAS_EPOLLRDHUP = EPOLLRDHUP,
     LAS_EPOLL_CTL_ADD = EPOLL_CTL_ADD, LAS_EPOLL_CTL_MOD = EPOLL_CTL_MOD, LAS_EPOLL_CTL_DEL = EPOLL_CTL_DEL,
 };
+/* Walks a directory path component by component, creating missing ones (0755), and returns an
+ * O_PATH descriptor of the last one, or -errno with `problem` filled in. Every component must be a
+ * directory owned by root or `uid`, writable by others only with the sticky bit, and any symbolic
+ * link on the way must be owned by root or `uid`: nobody else can swap what the socket lands in. */
+int las_open_trusted_directory(const char *path, unsigned uid, char *problem, size_t size);
+
+/* 0 when `name` does not exist in `dir`, 1 when it is a socket, -EEXIST for anything else, or -errno. */
+int las_socket_probe_at(int dir, const char *name);
+
+/* unlinkat(dir, name, 0), returning 0 or -errno. */
+int las_unlink_at(int dir, const char *name);
+
+/* Sets a socket file's mode without following a symbolic link; 0 or -errno. */
+int las_chmod_socket_at(int dir, const char *name, unsigned mode);
+
 #endif

@@ -1,0 +1,124 @@
+import LocalAuthProtocol
+
+extension Broker {
+  /// A client-supplied text within `MaxTextBytes` and free of control characters; invalid params
+  /// naming the field (and the limit) otherwise. Nil stays nil.
+  func checkedText(_ value: String?, field: String) throws(RPCError) -> String? {
+    guard let value else { return nil }
+    if value.utf8.count > configuration.maxTextBytes {
+      throw RPCError(
+        .invalidParams,
+        "Invalid params: '\(field)' must be at most \(configuration.maxTextBytes) bytes (MaxTextBytes).",
+        data: [
+          "field": .string(field), "limit": "MaxTextBytes", "max": .int(configuration.maxTextBytes),
+        ])
+    }
+    return value
+  }
+
+  /// A client-supplied name (client name, app id) within the limits and without control
+  /// characters, which could forge log lines or reach a terminal raw.
+  func checkedName(_ value: String?, field: String) throws(RPCError) -> String? {
+    guard let value = try checkedText(value, field: field) else { return nil }
+    guard !PrintableText.containsControlCharacters(value) else {
+      throw .invalidParams(field, "must not contain control characters")
+    }
+    return value
+  }
+
+  /// Whether one more evaluation of this client fits the queue: in total, per connection and per
+  /// uid (root's clients are bounded only in total and per connection). The refusal names the limit.
+  func queueRefusal(for evaluation: Evaluation) -> RPCError? {
+    let client = evaluation.client
+    let refusal: (String, Int)?
+    if queue.count >= configuration.maxQueue {
+      refusal = ("MaxQueue", configuration.maxQueue)
+    } else if client.queuedCount >= configuration.maxQueuePerClient {
+      refusal = ("MaxQueuePerClient", configuration.maxQueuePerClient)
+    } else if client.peer.uid != 0,
+      queuedByUID[client.peer.uid, default: 0] >= configuration.maxQueuePerUID
+    {
+      refusal = ("MaxQueuePerUID", configuration.maxQueuePerUID)
+    } else {
+      refusal = nil
+    }
+    guard let (key, max) = refusal else { return nil }
+    return RPCError(
+      .queueFull, "The evaluation queue is full (\(key)=\(max)).",
+      data: [
+        "requestID": .string(evaluation.requestID), "queued": .int(queue.count),
+        "limit": .string(key), "max": .int(max),
+      ])
+  }
+
+  /// The next evaluation to run: the oldest queued one of the uid served longest ago, so that one
+  /// uid's backlog never makes another uid wait for more than one prompt per busy uid.
+  func nextQueuedIndex() -> Int? {
+    var best: (index: Int, served: Int)?
+    for (index, evaluation) in queue.enumerated() {
+      let served = lastServedTurn[evaluation.client.peer.uid] ?? -1
+      if best == nil || served < best!.served { best = (index, served) }
+      if served == -1 { break }
+    }
+    return best?.index
+  }
+
+  /// Books a queue slot (or its release) against the client and its uid.
+  func countQueued(_ evaluation: Evaluation, _ delta: Int) {
+    evaluation.client.queuedCount += delta
+    let uid = evaluation.client.peer.uid
+    let count = queuedByUID[uid, default: 0] + delta
+    queuedByUID[uid] = count > 0 ? count : nil
+  }
+}
+
+extension Broker {
+  /// Remembers a biometric success on its context for reuse; any other success clears the grant.
+  func grantReuse(_ evaluation: Evaluation, _ value: JSONValue) {
+    let context = evaluation.context
+    guard value.objectValue?["reused"]?.boolValue != true else { return }
+    let biometric = evaluation.sensor.flatMap { name in
+      sensors.drivers.first { $0.name == name }?.kind.isBiometric
+    }
+    context.reuseGrant =
+      biometric == true
+      ? ReuseGrant(at: time.now(), policy: evaluation.policy, domainState: domainStateHash) : nil
+  }
+
+  /// Whether the context's last biometric success answers this policy now: the same policy,
+  /// within the reuse window, with the same enrolled set and biometry usable (not locked out).
+  func mayReuse(_ context: AuthContext, for policy: Policy) -> Bool {
+    guard context.options.reuseDuration > 0, let grant = context.reuseGrant,
+      grant.policy == policy,
+      time.now() - grant.at <= .milliseconds(Int64(context.options.reuseDuration * 1000)),
+      case .success = biometryAvailability(),
+      grant.domainState == domainStateHash
+    else { return false }
+    return true
+  }
+}
+
+extension Broker {
+  /// Whether the broker needs peers' executables (app ids are bound to executables).
+  public var bindsAppIDs: Bool {
+    !configuration.appIDBindings.isEmpty || configuration.requireAppIDBinding
+  }
+
+  /// Refuses an app id claim that its binding does not allow: a bound app id only from one of its
+  /// executables, and with `RequireAppIDBinding=yes` no unbound app id at all.
+  func checkAppIDBinding(_ appID: String, of client: ClientSession) throws(RPCError) {
+    guard let allowed = configuration.appIDBindings[appID] else {
+      if configuration.requireAppIDBinding {
+        throw RPCError(
+          .permissionDenied, "App id \(appID) is not bound to any executable.",
+          data: ["field": "client.appID"])
+      }
+      return
+    }
+    guard let executable = client.peer.executable, allowed.contains(executable) else {
+      throw RPCError(
+        .permissionDenied, "App id \(appID) may be claimed only by its bound executables.",
+        data: ["field": "client.appID"])
+    }
+  }
+}
