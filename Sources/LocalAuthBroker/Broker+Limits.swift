@@ -115,7 +115,13 @@ extension Broker {
       }
       return
     }
-    guard let executable = client.peer.executable, allowed.contains(executable) else {
+    guard let executable = client.peer.executable else {
+      throw RPCError(
+        .permissionDenied,
+        "App id \(appID) is bound, and the daemon cannot read this client's executable (/proc/PID/exe needs CAP_SYS_PTRACE for other users' processes).",
+        data: ["field": "client.appID"])
+    }
+    guard allowed.contains(executable) else {
       throw RPCError(
         .permissionDenied, "App id \(appID) may be claimed only by its bound executables.",
         data: ["field": "client.appID"])

@@ -93,3 +93,19 @@ extension OutputFormatterTests {
     )
   }
 }
+
+extension OutputFormatterTests {
+  /// Issue 9, item 8: a client-chosen name never reaches the terminal raw.
+  @Test func monitorAndErrorTextEscapeControlCharacters() {
+    let event = MonitorEvent(params: [
+      "event": "finished", "requestID": "R", "clientPID": 1, "clientUID": 1000,
+      "clientName": "x\n\u{1B}[2Jfinished  R pid=1 uid=0 client=sudo result=success",
+      "result": "success",
+    ])
+    let line = text.monitor(event)
+    #expect(!line.contains("\n") && !line.contains("\u{1B}"), "\(line)")
+    #expect(line.contains(#"client=x\n\u{1B}[2Jfinished"#))
+    let failure = text.failure(LAError(.userCancel, message: "bad\rname\u{9B}31m"))
+    #expect(!failure.contains("\r") && !failure.contains("\u{9B}"), "\(failure)")
+  }
+}
