@@ -25,6 +25,12 @@ func runBench() throws(BenchError) {
   try step("load") { () throws(BenchError) in
     try LoadScenarios(launcher: launcher, runs: options.runs, seconds: options.seconds).measure()
   }
+  try step("hostile") { () throws(BenchError) in
+    try HostileLoad(
+      launcher: launcher, runs: options.runs, seconds: options.seconds,
+      benchPath: CommandLine.arguments[0]
+    ).measure()
+  }
   try step("idle") { () throws(BenchError) in
     [
       try IdleConnections(launcher: launcher, runs: options.runs, count: options.idleConnections)
@@ -57,6 +63,11 @@ func printError(_ text: String) {
   line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
+let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "--attack" {
+  Attacker.run(socket: arguments[2], seconds: Double(arguments[3]) ?? 5)
+  exit(0)
+}
 do {
   try runBench()
 } catch {

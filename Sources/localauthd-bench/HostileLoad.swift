@@ -1,0 +1,105 @@
+import CLocalAuthSystem
+import Glibc
+
+/// Issue 9's figure: a well-behaved client's canEvaluatePolicy p99 while another local user floods
+/// the daemon (queue, contexts with long titles, store requests, garbage), next to the same p99
+/// with no attack, in the same run.
+struct HostileLoad {
+  /// Starts the servers.
+  let launcher: ServerLauncher
+  /// Runs per figure (the median is reported).
+  let runs: Int
+  /// Seconds counted per run.
+  let seconds: Double
+  /// This binary, re-run as the attacker (`--attack`).
+  let benchPath: String
+
+  /// Measures the quiet and the attacked p99, alternating.
+  func measure() throws(BenchError) -> [Measurement] {
+    let (daemon, socket) = try launcher.startDaemon("hostile")
+    defer { daemon.stop() }
+    // The attacker runs as nobody when the bench runs as root, so per-uid limits apply to it.
+    chmod(launcher.workDirectory, 0o755)
+    var quiet: [Double] = []
+    var attacked: [Double] = []
+    for _ in 0..<runs {
+      quiet.append(try p99(socket))
+      let attacker = try ChildProcess(attackerCommand(socket))
+      usleep(200_000)
+      attacked.append(try p99(socket))
+      attacker.stop()
+    }
+    guard daemon.isRunning else {
+      throw BenchError("localauthd died under attack; see \(launcher.logPath)")
+    }
+    return [
+      Measurement(
+        key: "hostileP99",
+        title: "canEvaluatePolicy p99, 16 clients, while another uid floods", samples: attacked,
+        unit: "µs", target: "< 5000 µs", met: Statistics.median(attacked) < 5000,
+        details: [("quietP99", Statistics.median(quiet))])
+    ]
+  }
+
+  private func attackerCommand(_ socket: String) -> [String] {
+    let attack = [benchPath, "--attack", socket, String(seconds + 2)]
+    let setpriv = "/usr/bin/setpriv"
+    guard getuid() == 0, access(setpriv, X_OK) == 0 else { return attack }
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] + attack
+  }
+
+  private func p99(_ socket: String) throws(BenchError) -> Double {
+    var plan = LoadPlan(path: socket, clients: 16)
+    plan.seconds = seconds
+    plan.recordLatency = true
+    var driver = try LoadDriver(plan: plan)
+    return Statistics.percentile(try driver.run().latencies, 0.99) / 1000
+  }
+}
+
+/// The attacker of `HostileLoad`: 16 connections pipelining evaluations, contexts with 1 KiB
+/// titles, handoffs with 4 KiB payloads and garbage, reading and dropping whatever comes back.
+enum Attacker {
+  /// Attacks the socket for `seconds`.
+  static func run(socket: String, seconds: Double) {
+    let deadline = Clock.nanoseconds() + UInt64(seconds * 1e9)
+    var connections = (0..<16).compactMap { _ -> Int32? in
+      let fd = las_connect_unix(socket)
+      guard fd >= 0 else { return nil }
+      _ = las_set_nonblocking(fd, 1)
+      return fd
+    }
+    let title = String(repeating: "t", count: 1000)
+    let payload = String(repeating: "A", count: 4096)
+    var nextID = 0
+    var sink = [UInt8](repeating: 0, count: 65536)
+    while Clock.nanoseconds() < deadline && !connections.isEmpty {
+      for (index, fd) in connections.enumerated().reversed() {
+        var lines = ""
+        for _ in 0..<8 {
+          nextID += 1
+          lines +=
+            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"flood"}}"#
+            + "\n"
+          nextID += 1
+          lines +=
+            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"context.create","params":{"localizedCancelTitle":"\#(title)"}}"#
+            + "\n"
+          nextID += 1
+          lines +=
+            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"handoff.create","params":{"payload":"\#(payload)","ttl":1}}"#
+            + "\n"
+          lines += "{garbage\n"
+        }
+        let sent = lines.withCString { las_send(fd, $0, strlen($0)) }
+        while las_recv(fd, &sink, sink.count) > 0 {}
+        if sent < 0 && sent != -Int(EAGAIN) {
+          _ = close(fd)
+          connections.remove(at: index)
+        }
+      }
+      usleep(1000)
+    }
+    for fd in connections { _ = close(fd) }
+  }
+}
