@@ -52,15 +52,21 @@ extension Broker {
   }
 
   /// The next evaluation to run: the oldest queued one of the uid served longest ago, so that one
-  /// uid's backlog never makes another uid wait for more than one prompt per busy uid.
+  /// uid's backlog never makes another uid wait for more than one prompt per busy uid. Cheap when
+  /// one uid has everything queued (the first entry), linear in the queue at worst.
   func nextQueuedIndex() -> Int? {
-    var best: (index: Int, served: Int)?
-    for (index, evaluation) in queue.enumerated() {
-      let served = lastServedTurn[evaluation.client.peer.uid] ?? -1
-      if best == nil || served < best!.served { best = (index, served) }
-      if served == -1 { break }
+    guard let first = queue.first else { return nil }
+    guard queuedByUID.count > 1 else { return 0 }
+    var chosen = first.client.peer.uid
+    var chosenServed = lastServedTurn[chosen] ?? -1
+    for uid in queuedByUID.keys {
+      let served = lastServedTurn[uid] ?? -1
+      if served < chosenServed {
+        chosen = uid
+        chosenServed = served
+      }
     }
-    return best?.index
+    return queue.firstIndex { $0.client.peer.uid == chosen }
   }
 
   /// Books a queue slot (or its release) against the client and its uid.
