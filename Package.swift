@@ -80,5 +80,7 @@ let package = Package(
         "localauthctl",
         "localauthd",
       ]),
+    .testTarget(
+      name: "DocumentationTests", dependencies: ["LocalAuthServer", "LocalAuthCommandLine"]),
   ]
 )

@@ -11,6 +11,21 @@ public enum CommandParser {
     "reset-lockout", "rights", "handoff", "help",
   ]
 
+  /// The options that take a value (`--opt value` or `--opt=value`).
+  public static let valuedOptions = [
+    "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret",
+    "--secret-file",
+    "--data", "--file", "--out", "--payload", "--ttl", "--policy",
+  ]
+
+  /// The options of one subcommand that take no value.
+  public static let switchOptions = ["--non-interactive", "--replace"]
+
+  /// Every long option, global or of a subcommand (what completion and the manual list).
+  public static var longOptions: [String] {
+    ["--json", "--help"] + valuedOptions + switchOptions
+  }
+
   /// Parses the arguments.
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var options = GlobalOptions()
@@ -19,11 +34,7 @@ public enum CommandParser {
     var wantsHelp = false
     var index = 0
     var optionsEnded = false
-    let valued: Set<String> = [
-      "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret",
-      "--secret-file",
-      "--data", "--file", "--out", "--payload", "--ttl", "--policy",
-    ]
+    let valued = Set(valuedOptions)
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
@@ -46,7 +57,7 @@ public enum CommandParser {
         wantsHelp = true
       case "--json":
         options.json = true
-      case "--non-interactive", "--replace":
+      case _ where switchOptions.contains(name):
         guard inlineValue == nil else {
           throw UsageError("\(name) takes no value", subcommand: positional.first)
         }

@@ -14,78 +14,119 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
   public var description: String { "\(file):\(line): \(reason)" }
 }
 
-/// Reads systemd-style INI (`[Broker]`, `[Sensor.NAME]`, `Key=Value`, `#`/`;` comments).
+/// Reads systemd-style INI (`[Broker]`, `[Sensor.NAME]`, `[AppID.ID]`, `Key=Value`, `#`/`;`
+/// comments): one
+/// file, or a main file and its drop-ins, each applied on top of the ones before.
 public enum ConfigurationParser {
   /// Parses configuration text on top of the defaults (a `[Sensor.*]` section replaces the default sensors).
   public static func parse(_ text: String, file: String) throws(ConfigurationError)
     -> DaemonConfiguration
   {
-    var configuration = DaemonConfiguration()
-    var sensors: [SensorConfiguration] = []
-    var section: String? = nil
-    var sawSensor = false
-    for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-      .enumerated()
-    {
-      let number = index + 1
-      let line = rawLine.trimmingWhitespace()
-      if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-      func fail(_ reason: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: number, reason: reason)
-      }
-      if line.hasPrefix("[") {
-        guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
-        let name = String(line.dropFirst().dropLast())
-        if name == "Broker" {
-          section = name
-        } else if name.hasPrefix("Sensor.") {
-          let sensorName = String(name.dropFirst("Sensor.".count))
-          guard !sensorName.isEmpty,
-            sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-          else { throw fail("sensor name must be letters, digits, '-' or '_'") }
-          guard !sensors.contains(where: { $0.name == sensorName }) else {
-            throw fail("sensor \(sensorName) is defined twice")
-          }
-          sawSensor = true
-          sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
-          section = name
-        } else if name.hasPrefix("AppID.") {
-          let appID = String(name.dropFirst("AppID.".count))
-          guard !appID.isEmpty, !appID.contains(where: { $0.isWhitespace || $0.asciiValue == 0 })
-          else { throw fail("app id must be non-empty, without spaces") }
-          configuration.broker.appIDBindings[appID, default: []] = []
-          section = name
-        } else {
-          throw fail("unknown section [\(name)] (expected [Broker], [Sensor.NAME] or [AppID.ID])")
-        }
-        continue
-      }
-      guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
-      let key = String(line[..<equals]).trimmingWhitespace()
-      let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
-      guard let section else { throw fail("\(key)= must be inside a section") }
-      do throws(ConfigurationValueError) {
-        if section == "Broker" {
-          try applyBroker(key, value, to: &configuration)
-        } else if section.hasPrefix("AppID.") {
-          guard key == "Executable" else { throw .init("unknown key in [AppID.ID]") }
-          guard value.hasPrefix("/") else { throw .init("must be an absolute path") }
-          configuration.broker.appIDBindings[String(section.dropFirst("AppID.".count)), default: []]
-            .append(value)
-        } else {
-          try applySensor(key, value, to: &sensors[sensors.count - 1])
-        }
-      } catch {
-        throw fail("\(key)=\(value): \(error.reason)")
-      }
-    }
-    if sawSensor {
-      configuration.sensors = sensors
-    }
-    return configuration
+    try parse(files: [(path: file, text: text)])
   }
 
-  private static func applyBroker(_ key: String, _ value: String, to c: inout DaemonConfiguration)
+  /// Parses files in order, each on top of the ones before, as systemd merges drop-ins: a later
+  /// value of a key replaces an earlier one; a `[Sensor.NAME]` seen in an earlier file is
+  /// reopened (its list keys `Enrolled=` and `Script=` append, and an empty value clears them);
+  /// any `[Sensor.*]` section replaces the default sensors. An error names its own file and line.
+  public static func parse(files: [(path: String, text: String)]) throws(ConfigurationError)
+    -> DaemonConfiguration
+  {
+    var state = State()
+    for file in files { try state.apply(file.text, file: file.path) }
+    if state.sawSensor { state.configuration.sensors = state.sensors }
+    return state.configuration
+  }
+
+  /// What the files read so far say.
+  private struct State {
+    var configuration = DaemonConfiguration()
+    var sensors: [SensorConfiguration] = []
+    var sawSensor = false
+
+    mutating func apply(_ text: String, file: String) throws(ConfigurationError) {
+      var section: String? = nil
+      var sensorIndex = 0
+      var sensorsInThisFile: Set<String> = []
+      for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        let number = index + 1
+        let line = rawLine.trimmingWhitespace()
+        if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
+        func fail(_ reason: String) -> ConfigurationError {
+          ConfigurationError(file: file, line: number, reason: reason)
+        }
+        if line.hasPrefix("[") {
+          guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
+          let name = String(line.dropFirst().dropLast())
+          if name == "Broker" {
+            section = name
+          } else if name.hasPrefix("Sensor.") {
+            let sensorName = String(name.dropFirst("Sensor.".count))
+            guard !sensorName.isEmpty,
+              sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            else { throw fail("sensor name must be letters, digits, '-' or '_'") }
+            guard sensorsInThisFile.insert(sensorName).inserted else {
+              throw fail("sensor \(sensorName) is defined twice")
+            }
+            sawSensor = true
+            if let existing = sensors.firstIndex(where: { $0.name == sensorName }) {
+              sensorIndex = existing
+            } else {
+              sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
+              sensorIndex = sensors.count - 1
+            }
+            section = name
+          } else if name.hasPrefix("AppID.") {
+            let appID = String(name.dropFirst("AppID.".count))
+            guard !appID.isEmpty, !appID.contains(where: { $0.isWhitespace || $0.asciiValue == 0 })
+            else { throw fail("app id must be non-empty, without spaces") }
+            // A drop-in reopening [AppID.ID] adds executables; an empty Executable= clears them.
+            if configuration.broker.appIDBindings[appID] == nil {
+              configuration.broker.appIDBindings[appID] = []
+            }
+            section = name
+          } else {
+            throw fail("unknown section [\(name)] (expected [Broker], [Sensor.NAME] or [AppID.ID])")
+          }
+          continue
+        }
+        guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
+        let key = String(line[..<equals]).trimmingWhitespace()
+        let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+        guard let section else { throw fail("\(key)= must be inside a section") }
+        do throws(ConfigurationValueError) {
+          if section == "Broker" {
+            guard ConfigurationKeys.broker.contains(key) else {
+              throw .init("unknown key in [Broker]")
+            }
+            try applyBroker(key, value, to: &configuration)
+          } else if section.hasPrefix("AppID.") {
+            guard ConfigurationKeys.appID.contains(key) else {
+              throw .init("unknown key in [AppID.ID]")
+            }
+            let appID = String(section.dropFirst("AppID.".count))
+            if value.isEmpty {
+              configuration.broker.appIDBindings[appID] = []
+            } else {
+              guard value.hasPrefix("/") else { throw .init("must be an absolute path") }
+              configuration.broker.appIDBindings[appID, default: []].append(value)
+            }
+          } else {
+            guard ConfigurationKeys.sensor.contains(key) else {
+              throw .init("unknown key in [Sensor.NAME]")
+            }
+            try applySensor(key, value, to: &sensors[sensorIndex])
+          }
+        } catch {
+          throw fail("\(key)=\(value): \(error.reason)")
+        }
+      }
+    }
+  }
+
+  fileprivate static func applyBroker(_ key: String, _ value: String, to c: inout DaemonConfiguration)
     throws(ConfigurationValueError)
   {
     switch key {
@@ -115,7 +156,9 @@ public enum ConfigurationParser {
     }
   }
 
-  private static func applySensor(_ key: String, _ value: String, to s: inout SensorConfiguration)
+  fileprivate static func applySensor(
+    _ key: String, _ value: String, to s: inout SensorConfiguration
+  )
     throws(ConfigurationValueError)
   {
     switch key {
@@ -126,6 +169,7 @@ public enum ConfigurationParser {
       s.kind = kind
     case "Available": s.available = try boolean(value)
     case "Removable": s.removable = try boolean(value)
+    case "Enrolled" where value.isEmpty: s.enrolled = []
     case "Enrolled":
       let names = value.split(separator: " ").map(String.init)
       for name in names {
@@ -134,6 +178,7 @@ public enum ConfigurationParser {
         }
       }
       s.enrolled.append(contentsOf: names)
+    case "Script" where value.isEmpty: s.script = []
     case "Script":
       do {
         s.script.append(contentsOf: try ScriptCommand.parse(lines: [value]))
@@ -153,38 +198,5 @@ public enum ConfigurationParser {
       s.passcode = value
     default: throw .init("unknown key in [Sensor.NAME]")
     }
-  }
-
-  private static func integer(_ value: String, _ range: ClosedRange<Int>)
-    throws(ConfigurationValueError) -> Int
-  {
-    guard let number = Int(value), range.contains(number) else {
-      throw .init("must be an integer from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return number
-  }
-
-  private static func boolean(_ value: String) throws(ConfigurationValueError) -> Bool {
-    switch value.lowercased() {
-    case "yes", "true", "1", "on": return true
-    case "no", "false", "0", "off": return false
-    default: throw .init("must be yes or no")
-    }
-  }
-}
-
-struct ConfigurationValueError: Error {
-  let reason: String
-  init(_ reason: String) { self.reason = reason }
-}
-
-extension StringProtocol {
-  func trimmingWhitespace() -> String {
-    var slice = Substring(self)
-    while let first = slice.first, first == " " || first == "\t" || first == "\r" {
-      slice.removeFirst()
-    }
-    while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
-    return String(slice)
   }
 }

@@ -36,17 +36,30 @@ public final class Daemon {
     -> DaemonConfiguration
   {
     if options.demo && options.configPath == nil { return .demo() }
-    let path = options.configPath ?? DaemonOptions.defaultConfigPath
-    guard let text = readTextFile(path) else {
-      if options.configPath != nil {
+    var configuration = try readConfiguration(ConfigurationSources(options: options))
+    if options.demo { configuration.sensors = DaemonConfiguration.demo().sensors }
+    return configuration
+  }
+
+  /// Reads the main file (when there is one) and every drop-in, and parses them in order.
+  static func readConfiguration(_ sources: ConfigurationSources) throws(ConfigurationError)
+    -> DaemonConfiguration
+  {
+    var files: [(path: String, text: String)] = []
+    if let text = readTextFile(sources.mainFile) {
+      files.append((sources.mainFile, text))
+    } else if sources.mainFileRequired {
+      throw ConfigurationError(
+        file: sources.mainFile, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
+    }
+    for path in sources.dropInFiles() {
+      guard let text = readTextFile(path) else {
         throw ConfigurationError(
           file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
       }
-      return options.demo ? .demo() : DaemonConfiguration()
+      files.append((path, text))
     }
-    var configuration = try ConfigurationParser.parse(text, file: path)
-    if options.demo { configuration.sensors = DaemonConfiguration.demo().sensors }
-    return configuration
+    return try ConfigurationParser.parse(files: files)
   }
 
   var brokerConfiguration: BrokerConfiguration {

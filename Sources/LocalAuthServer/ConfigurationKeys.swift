@@ -1,0 +1,42 @@
+/// The keys `localauthd.conf` knows, per section: the one list the parser accepts and the
+/// README and `localauthd.conf(5)` are checked against. A key added to the parser goes here too
+/// (the parser refuses any key not listed).
+public enum ConfigurationKeys {
+  /// The keys of `[Broker]`.
+  public static let broker: [String] = [
+    "Overlap",
+    "MaxQueue",
+    "MaxQueuePerClient",
+    "MaxQueuePerUID",
+    "MaxContextsPerConnection",
+    "MaxRightsPerConnection",
+    "MaxTextBytes",
+    "MaxPendingPerConnection",
+    "MaxConnectionsPerUID",
+    "RequireAppIDBinding",
+    "PromptTimeoutSec",
+    "MaxBiometricAttempts",
+    "LockoutThreshold",
+    "PasscodeDelayFromFailure",
+    "FrameLimit",
+    "OutputHighWater",
+    "OutputLimit",
+    "AdminGroup",
+    "ExitOnIdleSec",
+  ]
+
+  /// The keys of every `[Sensor.NAME]` section.
+  public static let sensor: [String] = [
+    "Kind",
+    "Available",
+    "Removable",
+    "Enrolled",
+    "Script",
+    "Default",
+    "DefaultDelayMs",
+    "Passcode",
+  ]
+
+  /// The keys of every `[AppID.ID]` section.
+  public static let appID: [String] = ["Executable"]
+}
