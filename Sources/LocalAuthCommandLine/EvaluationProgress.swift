@@ -5,7 +5,8 @@ import LocalAuthProtocol
 import Synchronization
 
 /// Runs one evaluation for `localauthctl evaluate`: prints each progress event as it comes,
-/// keeps a spinner with the waiting time on the terminal (only when there is one), and turns
+/// keeps a spinner with the waiting time on the terminal (only when there is one, and never with
+/// `--json`), and turns
 /// Ctrl-C into `cancel()` so the daemon ends the evaluation with appCancel.
 struct EvaluationProgress {
   let runner: CommandRunner
@@ -18,7 +19,8 @@ struct EvaluationProgress {
     let interrupt = runner.cancelsOnInterrupt ? Self.onInterrupt { evaluation.cancel() } : nil
     defer { interrupt?.cancel() }
     let status = WaitingStatus()
-    let spinner = runner.terminal.map { terminal in
+    let terminal = output.json ? nil : runner.terminal
+    let spinner = terminal.map { terminal in
       Task {
         let frames = Array("|/-\\")
         let start = ContinuousClock.now
@@ -33,7 +35,7 @@ struct EvaluationProgress {
       }
     }
     for await event in evaluation.events {
-      if let terminal = runner.terminal { terminal("\r\u{1B}[K") }
+      if let terminal { terminal("\r\u{1B}[K") }
       runner.standardOutput(output.event(event))
       status.text = Self.waitingText(event)
     }

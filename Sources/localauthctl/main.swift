@@ -16,6 +16,9 @@ import LocalAuthCommandLine
 
 let runner = CommandRunner(
   standardOutput: writeOutput, standardError: writeError,
-  terminal: isatty(STDERR_FILENO) == 1 ? writeTerminal : nil, cancelsOnInterrupt: true)
+  terminal: TerminalProgress.isShown(
+    standardErrorIsTerminal: isatty(STDERR_FILENO) == 1,
+    environment: ProcessInfo.processInfo.environment) ? writeTerminal : nil,
+  cancelsOnInterrupt: true)
 let status = await runner.run(Array(CommandLine.arguments.dropFirst()))
 exit(status.rawValue)
