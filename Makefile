@@ -3,14 +3,21 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build and the tests need (installed when missing).
 DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps
+# The extra Debian packages that building the manual pages and the .deb needs.
+DOC_PACKAGES := scdoc
+DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
 RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
 
-.PHONY: all deps build release run test test-systemd clean format format-check
+.PHONY: all deps install-debian-packages build release run test test-systemd clean format format-check
 
 all: build
 
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@$(MAKE) -s install-debian-packages PACKAGES="$(DEB_PACKAGES)"
+
+# install-debian-packages PACKAGES="...": apt-get installs those that are missing.
+install-debian-packages:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \

@@ -93,3 +93,20 @@ import Testing
     #expect(inPage, "localauthd.conf.5.scd does not name \(key)=")
   }
 }
+
+/// The bash and zsh completion offer every command, option and short policy name the parser
+/// knows.
+@Suite struct CompletionDriftTests {
+  static let bash = DocumentationDriftTests.read("completion/localauthctl.bash")
+  static let zsh = DocumentationDriftTests.read("completion/_localauthctl")
+
+  @Test(
+    arguments: CommandParser.subcommands + CommandParser.longOptions
+      + PolicyNames.short.map(\.0))
+  func bothShellsOfferIt(word: String) {
+    let inBash = DocumentationDriftTests.mentions(Self.bash, word)
+    let inZsh = DocumentationDriftTests.mentions(Self.zsh, word)
+    #expect(inBash, "completion/localauthctl.bash does not offer \(word)")
+    #expect(inZsh, "completion/_localauthctl does not offer \(word)")
+  }
+}
