@@ -8,9 +8,9 @@ DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
 RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
 
-.PHONY: all deps install-debian-packages build release run test test-systemd clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run test test-systemd test-completion test-package deb clean format format-check
 
-all: build
+all: build man
 
 deps:
 	@$(MAKE) -s install-debian-packages PACKAGES="$(DEB_PACKAGES)"
@@ -29,6 +29,15 @@ install-debian-packages:
 build: deps
 	$(SWIFT) build
 
+doc-deps:
+	@$(MAKE) -s install-debian-packages PACKAGES="$(DOC_PACKAGES)"
+
+deb-deps: deps
+	@$(MAKE) -s install-debian-packages PACKAGES="$(DEB_BUILD_PACKAGES)"
+
+# Manual pages (man/*.scd → .build/man/), with scdoc.
+man: doc-deps localauthd-man
+
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
@@ -39,10 +48,38 @@ run: build
 test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
+	$(MAKE) test-completion
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
+	$(MAKE) test-package
 
-test-systemd: release
+test-systemd: release man
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
+
+# bash and zsh completion in real shells, against a demo daemon (the debug build).
+test-completion: build
+	@$(MAKE) -s install-debian-packages PACKAGES="zsh bash"
+	Tests/completion/completion.sh $$($(SWIFT) build --show-bin-path)
+
+# The .deb: built (reusing the release build), lintian-checked, installed with apt in the
+# systemd container, removed and purged (Tests/systemd/package.sh).
+test-package: deb
+	Tests/systemd/package.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+# The Debian package, with debhelper (debian/): binary packages only, unsigned. The files
+# dpkg-buildpackage leaves in the parent directory are moved to $(DEB_OUTPUT).
+DEB_OUTPUT := .build/deb
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
+DEB_ARCH = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+deb: deb-deps
+	dpkg-buildpackage -us -uc -b
+	mkdir -p $(DEB_OUTPUT)
+	for f in ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb ../localauthd-dbgsym_$(DEB_VERSION)_$(DEB_ARCH).deb \
+	  ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes; do \
+	  mv -f $$f $(DEB_OUTPUT)/ || exit 1; \
+	done
+	lintian --fail-on warning,error --suppress-tags bad-distribution-in-changes-file \
+	  $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes
+	@ls -l $(DEB_OUTPUT)/*.deb
 
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:
@@ -53,6 +90,10 @@ format:
 
 clean:
 	rm -rf .build
+
+# make install builds what it installs: the release binaries and the manual pages.
+install-localauthd-binaries: release
+install-localauthd-man: doc-deps
 
 -include systemd/install.mk
 -include mk/bench.mk

@@ -1,18 +1,31 @@
 # systemd/install.mk: installation of localauthd, included by the top-level
-# Makefile. Honours DESTDIR (staging root, as Debian packaging uses it) and
-# PREFIX (default /usr). Installs files only: no systemctl, no sysusers run;
-# package maintainer scripts (dh_installsystemd, dh_installsysusers) do that.
+# Makefile (which builds the release binaries first). Honours DESTDIR (staging
+# root, as Debian packaging uses it) and PREFIX (default /usr). Installs files
+# only: no systemctl, no sysusers run; package maintainer scripts
+# (dh_installsystemd, dh_installsysusers) or the administrator do that.
 #
-#   make install DESTDIR=debian/tmp
-#   make install PREFIX=/usr/local BINDIR_BUILD=.build/x86_64-unknown-linux-gnu/release
+#   make install                       build, then install into / (PREFIX=/usr)
+#   make install DESTDIR=debian/tmp    stage (debian/rules passes STRIP_BINARIES=no:
+#                                      dh_strip strips and keeps the symbols in -dbgsym)
+#   make uninstall                     remove what install put there (not state in
+#                                      /var/lib/localauthd, not a changed localauthd.conf)
+#
+# Included alone (Tests/systemd/nspawn.sh), set BINDIR_BUILD to the binaries.
 
 LOCALAUTHD_SYSTEMD_SRC := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+LOCALAUTHD_REPO := $(patsubst %/,%,$(dir $(LOCALAUTHD_SYSTEMD_SRC)))
 
 PREFIX ?= /usr
 DESTDIR ?=
 SYSCONFDIR ?= /etc
 BINDIR_BUILD ?= .build/release
 INSTALL ?= install
+STRIP ?= strip
+# yes: strip the installed binaries (unstripped, localauthctl is ~70 MB of symbols).
+STRIP_BINARIES ?= yes
+# Manual pages, built from man/*.scd with scdoc (Debian package scdoc).
+LOCALAUTHD_MAN_BUILD ?= $(LOCALAUTHD_REPO)/.build/man
+SCDOC ?= scdoc
 
 LOCALAUTHD_LIBEXECDIR = $(PREFIX)/libexec
 LOCALAUTHD_BINDIR = $(PREFIX)/bin
@@ -20,15 +33,38 @@ LOCALAUTHD_UNITDIR = $(PREFIX)/lib/systemd/system
 LOCALAUTHD_CATALOGDIR = $(PREFIX)/lib/systemd/catalog
 LOCALAUTHD_SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
 LOCALAUTHD_DOCDIR = $(PREFIX)/share/doc/localauthd
+LOCALAUTHD_MANDIR = $(PREFIX)/share/man
+LOCALAUTHD_BASHCOMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
+LOCALAUTHD_ZSHCOMPLETIONDIR = $(PREFIX)/share/zsh/vendor-completions
+LOCALAUTHD_MAN_PAGES = localauthd.8 localauthctl.1 localauthd.conf.5
 
-.PHONY: install install-localauthd-binaries install-localauthd-systemd install-localauthd-config
+# Everything install puts down, relative to DESTDIR (uninstall removes these).
+LOCALAUTHD_INSTALLED_FILES = \
+	$(LOCALAUTHD_LIBEXECDIR)/localauthd \
+	$(LOCALAUTHD_BINDIR)/localauthctl \
+	$(LOCALAUTHD_UNITDIR)/localauthd.socket \
+	$(LOCALAUTHD_UNITDIR)/localauthd.service \
+	$(LOCALAUTHD_CATALOGDIR)/localauthd.catalog \
+	$(LOCALAUTHD_SYSUSERSDIR)/localauthd.conf \
+	$(LOCALAUTHD_DOCDIR)/localauthd.conf.example \
+	$(foreach page,$(LOCALAUTHD_MAN_PAGES),$(LOCALAUTHD_MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)) \
+	$(LOCALAUTHD_BASHCOMPLETIONDIR)/localauthctl \
+	$(LOCALAUTHD_ZSHCOMPLETIONDIR)/_localauthctl
 
-install: install-localauthd-binaries install-localauthd-systemd install-localauthd-config
+.PHONY: install uninstall localauthd-man install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
+	install-localauthd-man install-localauthd-completion
+
+install: install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
+	install-localauthd-man install-localauthd-completion
 
 # The daemon is not meant to be run by hand: /usr/libexec. The client tool goes on PATH.
 install-localauthd-binaries:
 	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthd $(DESTDIR)$(LOCALAUTHD_LIBEXECDIR)/localauthd
 	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthctl $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthctl
+	if [ "$(STRIP_BINARIES)" = yes ]; then \
+	  $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note \
+	    $(DESTDIR)$(LOCALAUTHD_LIBEXECDIR)/localauthd $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthctl; \
+	fi
 
 # The service's ExecStart= follows PREFIX.
 install-localauthd-systemd:
@@ -40,7 +76,36 @@ install-localauthd-systemd:
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.catalog $(DESTDIR)$(LOCALAUTHD_CATALOGDIR)/localauthd.catalog
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.sysusers $(DESTDIR)$(LOCALAUTHD_SYSUSERSDIR)/localauthd.conf
 
-# The documented example is the conffile; a copy stays in the docs.
+# The documented example is the conffile; a copy stays in the docs. Drop-ins go in
+# /etc/localauthd/localauthd.conf.d/ (administrator) and /usr/lib/localauthd/localauthd.conf.d/.
 install-localauthd-config:
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.conf $(DESTDIR)$(SYSCONFDIR)/localauthd/localauthd.conf
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.conf $(DESTDIR)$(LOCALAUTHD_DOCDIR)/localauthd.conf.example
+
+localauthd-man: $(addprefix $(LOCALAUTHD_MAN_BUILD)/,$(LOCALAUTHD_MAN_PAGES))
+
+$(LOCALAUTHD_MAN_BUILD)/%: $(LOCALAUTHD_REPO)/man/%.scd
+	@mkdir -p $(LOCALAUTHD_MAN_BUILD)
+	$(SCDOC) < $< > $@.tmp && mv $@.tmp $@
+
+install-localauthd-man: localauthd-man
+	for page in $(LOCALAUTHD_MAN_PAGES); do \
+	  section=$${page##*.}; \
+	  $(INSTALL) -D -m 0644 $(LOCALAUTHD_MAN_BUILD)/$$page $(DESTDIR)$(LOCALAUTHD_MANDIR)/man$$section/$$page || exit 1; \
+	done
+
+install-localauthd-completion:
+	$(INSTALL) -D -m 0644 $(LOCALAUTHD_REPO)/completion/localauthctl.bash $(DESTDIR)$(LOCALAUTHD_BASHCOMPLETIONDIR)/localauthctl
+	$(INSTALL) -D -m 0644 $(LOCALAUTHD_REPO)/completion/_localauthctl $(DESTDIR)$(LOCALAUTHD_ZSHCOMPLETIONDIR)/_localauthctl
+
+# Removes every installed file and the directories install made, if empty. The configuration
+# file goes only when unchanged; state (/var/lib/localauthd) and drop-ins stay.
+uninstall:
+	for file in $(filter-out $(SYSCONFDIR)/%,$(LOCALAUTHD_INSTALLED_FILES)); do rm -f "$(DESTDIR)$$file"; done
+	if cmp -s $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.conf $(DESTDIR)$(SYSCONFDIR)/localauthd/localauthd.conf; then \
+	  rm -f $(DESTDIR)$(SYSCONFDIR)/localauthd/localauthd.conf; \
+	  rmdir $(DESTDIR)$(SYSCONFDIR)/localauthd 2>/dev/null || true; \
+	else \
+	  echo "uninstall: keeping $(DESTDIR)$(SYSCONFDIR)/localauthd/localauthd.conf (changed or absent)"; \
+	fi
+	rmdir $(DESTDIR)$(LOCALAUTHD_DOCDIR) 2>/dev/null || true

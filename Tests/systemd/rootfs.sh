@@ -1,7 +1,8 @@
 #!/bin/bash
 # Builds (once) and caches a Debian bookworm minbase root file system with
 # systemd for nspawn.sh. Prints the root's path. The cache directory is
-# $LOCALAUTHD_NSPAWN_CACHE (default /var/cache/localauthd-test/rootfs); it is
+# $LOCALAUTHD_NSPAWN_CACHE (default /var/cache/localauthd-test/rootfs), with the extra
+# packages in $LOCALAUTHD_NSPAWN_EXTRA_PACKAGES (comma separated); it is
 # built in a temporary sibling directory and renamed into place atomically.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +12,9 @@ need_cmd debootstrap unshare
 CACHE=${LOCALAUTHD_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs}
 # localauthd needs libsystemd0 (with systemd), libssl3 and libsqlite3-0 at run time.
 PACKAGES=systemd,systemd-sysv,procps,socat,python3,dbus,libssl3,libsqlite3-0
+# A harness that needs more (package.sh: man-db, bash-completion) names them here and uses a
+# cache of its own, so the shared one keeps its package list.
+PACKAGES=$PACKAGES${LOCALAUTHD_NSPAWN_EXTRA_PACKAGES:+,$LOCALAUTHD_NSPAWN_EXTRA_PACKAGES}
 MARKER=.localauthd-rootfs-complete
 
 # The cache is valid when it was built with this package list.

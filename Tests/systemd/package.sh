@@ -1,0 +1,164 @@
+#!/bin/bash
+# The Debian package, installed as an administrator would: `apt install ./localauthd_*.deb`
+# in a systemd-nspawn container (systemd as PID 1) on a bookworm root with man-db and
+# bash-completion (its own cache: $LOCALAUTHD_PACKAGE_CACHE, default
+# /var/cache/localauthd-test/rootfs-package, so the shared root keeps its package list).
+#
+# Checks on the host: the binaries are stripped, their symbols are in the -dbgsym package,
+# the dependencies are declared. In the container: sysusers made the user and group, the
+# socket listens, `localauthctl status` works as root and as a normal user, the daemon runs as
+# localauthd, the catalog was installed, `man` renders the three pages, bash completes
+# `localauthctl ev<TAB>`; a drop-in overrides one key (AdminGroup=) on reload; a bad drop-in
+# is refused with its own path and line (--check-config and reload); `apt remove` stops and
+# removes it and keeps state and configuration; `apt purge` removes the state.
+#
+# Usage: package.sh DEB   (the -dbgsym package is looked for beside it)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd systemd-nspawn nsenter unshare dpkg-deb readelf
+DEB=$(readlink -f "${1:?usage: package.sh localauthd_VERSION_ARCH.deb}")
+[ -f "$DEB" ] || die "no package at $DEB"
+DBGSYM=$(dirname "$DEB")/$(basename "$DEB" | sed 's/^localauthd_/localauthd-dbgsym_/')
+
+export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_PACKAGE_CACHE:-/var/cache/localauthd-test/rootfs-package}
+export LOCALAUTHD_NSPAWN_EXTRA_PACKAGES=man-db,bash-completion
+ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
+NAME=localauthd-package-$$
+RUN=$(mktemp -d /var/tmp/localauthd-package.XXXXXX)
+ROOT=$RUN/root
+. "$HERE/container.sh"
+trap container_cleanup EXIT
+trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
+
+# --- on the host: what is in the package ---
+dpkg-deb -x "$DEB" "$RUN/contents"
+for binary in usr/libexec/localauthd usr/bin/localauthctl; do
+    size=$(stat -c %s "$RUN/contents/$binary")
+    echo "     $binary: $((size / 1024 / 1024)) MiB"
+    check "$binary is stripped (no .symtab, no .debug_info)" \
+        bash -c "! readelf -S '$RUN/contents/$binary' | grep -Eq '\.symtab|\.debug_info'"
+done
+depends=$(dpkg-deb -f "$DEB" Depends)
+echo "     Depends: $depends"
+for library in libssl3 libsqlite3-0 libsystemd0; do
+    check "the package depends on $library" grep -q "\b$library\b" <<<"$depends"
+done
+if [ -f "$DBGSYM" ]; then
+    check "the -dbgsym package holds the binaries' debug symbols" \
+        bash -c "dpkg-deb -c '$DBGSYM' | grep -q 'usr/lib/debug/.build-id/.*\.debug'"
+else
+    fail "no -dbgsym package beside the package ($DBGSYM)"
+fi
+check "the package ships the three manual pages and both completions" bash -c "
+    cd '$RUN/contents' && test -f usr/share/man/man8/localauthd.8.gz -a -f usr/share/man/man1/localauthctl.1.gz \
+      -a -f usr/share/man/man5/localauthd.conf.5.gz -a -f usr/share/bash-completion/completions/localauthctl \
+      -a -f usr/share/zsh/vendor-completions/_localauthctl"
+
+# --- the container: a copy of the cached root, booted with systemd ---
+cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
+chmod 0755 "$ROOT"
+cp "$DEB" "$ROOT/root/"
+container_boot
+SOCK=/run/localauthd/localauthd.sock
+PACKAGE=/root/$(basename "$DEB")
+
+# 1. apt install ./localauthd_*.deb
+if cx env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download "$PACKAGE" >"$RUN/apt-install.log" 2>&1; then
+    pass "apt-get install ./$(basename "$DEB")"
+else
+    fail "apt-get install ./$(basename "$DEB"): $(tail -n 15 "$RUN/apt-install.log")"
+fi
+check "sysusers created the user localauthd and the group localauth" \
+    bash -c 'cx getent passwd localauthd >/dev/null && cx getent group localauth >/dev/null'
+check "localauthd.socket is enabled" cx systemctl is-enabled --quiet localauthd.socket
+check "localauthd.socket is active" cx systemctl is-active --quiet localauthd.socket
+check "the socket $SOCK is listening" cx test -S "$SOCK"
+
+# 2. localauthctl status, as root and as a normal user.
+status=$(cx localauthctl status 2>&1)
+echo "$status" | sed 's/^/     /'
+check "localauthctl status works as root" cx localauthctl status
+cx useradd --create-home --shell /bin/bash lauser 2>/dev/null
+as_user() { local who=$1; shift; cx setpriv --reuid="$who" --regid="$who" --init-groups env HOME=/home/$who "$@"; }
+export -f as_user
+check "localauthctl status works as a normal user" as_user lauser localauthctl status
+PID=$(cx systemctl show -P MainPID localauthd.service)
+check "the first connection started the service, running as user localauthd" \
+    bash -c '[ "$(cx ps -o user= -p '"$PID"')" = localauthd ]'
+check "the journal catalog was installed (journalctl --update-catalog by the trigger)" \
+    bash -c 'cx journalctl --list-catalog 007c3e8bb647412cb52813f1c7944d99 | grep -q 007c3e8b'
+check "the daemon created its state in /var/lib/localauthd" \
+    bash -c '[ -n "$(cx ls -A /var/lib/localauthd)" ]'
+
+# 3. Manual pages and completion.
+for page in "1 localauthctl:control and observe" "8 localauthd:LocalAuthentication broker" \
+    "5 localauthd.conf:configuration of the LocalAuthentication broker"; do
+    words=${page%%:*}
+    text=${page#*:}
+    check "man $words renders" bash -c "cx env MANWIDTH=80 man -P cat $words 2>/dev/null | grep -q '$text'"
+done
+completion=$(cx bash -c '
+    source /usr/share/bash-completion/bash_completion
+    _completion_loader localauthctl
+    function=$(complete -p localauthctl | sed -n "s/.*-F \([^ ]*\).*/\1/p")
+    COMP_WORDS=(localauthctl ev); COMP_CWORD=1; COMP_LINE="localauthctl ev"; COMP_POINT=${#COMP_LINE}
+    "$function" localauthctl ev localauthctl
+    echo "${COMPREPLY[*]}"')
+check "bash completes localauthctl ev<TAB> to evaluate (got '$completion')" test "$completion" = evaluate
+
+# 4. Drop-ins: one key overridden on reload; a bad one refused with its path and line.
+cx usermod -a -G localauth lauser
+check "a member of localauth may administer (reset-lockout)" as_user lauser localauthctl reset-lockout
+cx mkdir -p /etc/localauthd/localauthd.conf.d
+cx sh -c 'printf "[Broker]\nAdminGroup=\n" >/etc/localauthd/localauthd.conf.d/50-root-only.conf'
+check "localauthd --check-config accepts the drop-in" cx /usr/libexec/localauthd --check-config
+check "systemctl reload localauthd" cx timeout 30 systemctl reload localauthd.service
+check "the drop-in's AdminGroup= (empty: root only) now refuses the member" \
+    bash -c '! as_user lauser localauthctl reset-lockout' 
+BAD=/etc/localauthd/localauthd.conf.d/60-bad.conf
+cx sh -c "printf '[Broker]\n\nMaxQueue=lots\n' >$BAD"
+checked=$(cx /usr/libexec/localauthd --check-config 2>&1)
+echo "     --check-config -> $checked"
+check "--check-config refuses the bad drop-in with its own path and line" grep -q "$BAD:3: MaxQueue=lots" <<<"$checked"
+check "systemctl reload with the bad drop-in" cx timeout 30 systemctl reload localauthd.service
+check "the journal names the bad drop-in and its line (configuration rejected)" \
+    bash -c "cx journalctl -b --no-pager -u localauthd.service | grep 'configuration rejected' | grep -q '$BAD:3'"
+check "the daemon still serves after the refused reload" cx localauthctl status
+cx rm -f "$BAD"
+
+# 5. apt remove: stopped and removed; configuration and state kept.
+if cx env DEBIAN_FRONTEND=noninteractive apt-get remove -y localauthd >"$RUN/apt-remove.log" 2>&1; then
+    pass "apt-get remove localauthd"
+else
+    fail "apt-get remove localauthd: $(tail -n 15 "$RUN/apt-remove.log")"
+fi
+check "localauthd.service is no longer running" bash -c '! cx systemctl is-active --quiet localauthd.service'
+check "localauthd.socket is no longer active" bash -c '! cx systemctl is-active --quiet localauthd.socket'
+check "the socket file is gone" bash -c '! cx test -e '"$SOCK"
+check "no localauthd process is left" bash -c '! cx pgrep -x localauthd >/dev/null'
+check "the binaries are gone" bash -c '! cx test -e /usr/libexec/localauthd && ! cx test -e /usr/bin/localauthctl'
+check "remove keeps the state in /var/lib/localauthd" bash -c '[ -n "$(cx ls -A /var/lib/localauthd)" ]'
+check "remove keeps the configuration and the administrator's drop-in" \
+    cx test -f /etc/localauthd/localauthd.conf -a -f /etc/localauthd/localauthd.conf.d/50-root-only.conf
+check "dpkg lists the package as removed, configuration kept (rc)" \
+    bash -c '[ "$(cx dpkg-query -W -f="\${db:Status-Abbrev}" localauthd)" = "rc " ]'
+
+# 6. apt purge: the state goes; the administrator's drop-in stays.
+if cx env DEBIAN_FRONTEND=noninteractive apt-get purge -y localauthd >"$RUN/apt-purge.log" 2>&1; then
+    pass "apt-get purge localauthd"
+else
+    fail "apt-get purge localauthd: $(tail -n 15 "$RUN/apt-purge.log")"
+fi
+check "purge removes the state (/var/lib/localauthd)" bash -c '! cx test -e /var/lib/localauthd'
+check "purge removes the conffile" bash -c '! cx test -e /etc/localauthd/localauthd.conf'
+check "purge keeps a drop-in the administrator wrote" cx test -f /etc/localauthd/localauthd.conf.d/50-root-only.conf
+check "dpkg no longer knows the package" bash -c '! cx dpkg-query -W localauthd >/dev/null 2>&1'
+check "no failed units" bash -c '[ -z "$(cx systemctl --failed --no-legend --plain)" ]'
+
+if [ "$FAILED" -gt 0 ]; then
+    echo "     --- journalctl -u localauthd (last 30 lines) ---"
+    cx journalctl -b --no-pager -u localauthd.service -u localauthd.socket | tail -n 30 | sed 's/^/     /'
+fi
+container_stop
+finish
