@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LocalAuthProtocol
 
 /// What a client declares about itself in `session.hello` (SPEC section 4).

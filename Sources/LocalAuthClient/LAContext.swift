@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// A mechanism for evaluating authentication policies, shaped like Apple's `LAContext`.

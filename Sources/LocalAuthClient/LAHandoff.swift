@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// A deferred authorization (SPEC 7.5, the Siri payment case): a pending request made by a client

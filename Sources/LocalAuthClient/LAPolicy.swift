@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// What an evaluation must prove, with Apple's case names and raw values (LAPolicy).

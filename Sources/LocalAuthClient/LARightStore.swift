@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// The daemon's store of persisted rights, scoped to this uid and app id (Apple's LARightStore).

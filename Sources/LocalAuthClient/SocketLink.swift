@@ -1,6 +1,6 @@
 import CLocalAuthSystem
 import Dispatch
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 import Synchronization
 
@@ -40,7 +40,7 @@ final class SocketLink: Sendable {
     onMessage: @escaping @Sendable (ServerMessage) -> Void, onClose: @escaping @Sendable () -> Void
   ) {
     let fd = self.fd
-    let thread = Thread { [self] in
+    ReaderThread.start { [self] in
       var framer = LineFramer(limit: 16 * 1024 * 1024)
       var buffer = [UInt8](repeating: 0, count: 64 * 1024)
       while true {
@@ -59,8 +59,6 @@ final class SocketLink: Sendable {
       onClose()
       closeDescriptor()
     }
-    thread.name = "localauthd-client-reader"
-    thread.start()
   }
 
   /// Queues one request line for sending (send(2) with MSG_NOSIGNAL).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where clients find the daemon's socket (SPEC section 2): an explicit path; else
 /// `LOCALAUTHD_SOCKET`; else the system socket if it exists; else the per-user runtime socket.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthClient
 import LocalAuthProtocol
 
@@ -125,12 +125,11 @@ extension CommandRunner {
     switch source {
     case .text(let text): return Data(text.utf8)
     case .file(let path):
-      do {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
-      } catch {
-        let reason = (error as NSError).localizedDescription
+      guard let bytes = Self.readFile(path) else {
+        let reason = String(cString: strerror(errno))
         throw UsageError("cannot read \(path): \(reason)", subcommand: "rights")
       }
+      return Data(bytes)
     }
   }
 
@@ -158,5 +157,22 @@ extension CommandRunner {
       return nil
     }
     if let failure { throw FileWriteError(path: path, problem: String(cString: strerror(failure))) }
+  }
+
+  /// A whole file's bytes (open(2)/read(2), retrying EINTR); nil with errno set when it cannot
+  /// be read.
+  static func readFile(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { _ = close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      if count < 0 { return nil }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
   }
 }

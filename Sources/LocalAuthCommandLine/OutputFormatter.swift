@@ -149,7 +149,7 @@ public struct OutputFormatter: Sendable {
 
   private func monitorLine(_ event: MonitorEvent) -> String {
     var parts = [
-      event.event.padding(toLength: 9, withPad: " ", startingAt: 0), event.requestID ?? "-",
+      Self.padded(event.event, to: 9), event.requestID ?? "-",
     ]
     if let pid = event.clientPID { parts.append("pid=\(pid)") }
     if let uid = event.clientUID { parts.append("uid=\(uid)") }
@@ -177,8 +177,14 @@ public struct OutputFormatter: Sendable {
     return rows.map { row in
       row.enumerated().map { column, cell in
         column == columns - 1
-          ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+          ? cell : Self.padded(cell, to: widths[column])
       }.joined(separator: "  ")
     }.joined(separator: "\n")
+  }
+
+  /// `text` cut or filled with spaces to `width` characters.
+  static func padded(_ text: String, to width: Int) -> String {
+    text.count >= width
+      ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
   }
 }

@@ -1,18 +1,28 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LocalAuthCommandLine
 
 /// localauthctl: control and observe localauthd. The work is in LocalAuthCommandLine.
-@Sendable func writeOutput(_ line: String) {
-  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+/// Writes all of `text` to a file descriptor (write(2), retrying EINTR and short writes).
+@Sendable func writeAll(_ fd: Int32, _ text: String) {
+  var bytes = Array(text.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes {
+      write(fd, $0.baseAddress! + offset, $0.count - offset)
+    }
+    if written < 0, errno == EINTR { continue }
+    if written <= 0 { return }
+    offset += written
+  }
+  bytes.removeAll()
 }
 
-@Sendable func writeError(_ line: String) {
-  FileHandle.standardError.write(Data((line + "\n").utf8))
-}
+@Sendable func writeOutput(_ line: String) { writeAll(STDOUT_FILENO, line + "\n") }
 
-@Sendable func writeTerminal(_ text: String) {
-  FileHandle.standardError.write(Data(text.utf8))
-}
+@Sendable func writeError(_ line: String) { writeAll(STDERR_FILENO, line + "\n") }
+
+@Sendable func writeTerminal(_ text: String) { writeAll(STDERR_FILENO, text) }
 
 let runner = CommandRunner(
   standardOutput: writeOutput, standardError: writeError,
