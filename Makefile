@@ -8,7 +8,7 @@ DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
 RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
 
-.PHONY: all deps doc-deps deb-deps build man release run test test-systemd test-completion test-package deb clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run test test-systemd test-completion test-install test-package deb clean format format-check
 
 all: build man
 
@@ -50,6 +50,7 @@ test: deps format-check
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
+	$(MAKE) test-install
 	$(MAKE) test-package
 
 test-systemd: release man
@@ -59,6 +60,10 @@ test-systemd: release man
 test-completion: build
 	@$(MAKE) -s install-debian-packages PACKAGES="zsh bash"
 	Tests/completion/completion.sh $$($(SWIFT) build --show-bin-path)
+
+# make install into a staging root, then make uninstall (reuses the release build).
+test-install: release man
+	Tests/install/make-install.sh
 
 # The .deb: built (reusing the release build), lintian-checked, installed with apt in the
 # systemd container, removed and purged (Tests/systemd/package.sh).
