@@ -126,7 +126,9 @@ public enum ConfigurationParser {
     }
   }
 
-  fileprivate static func applyBroker(_ key: String, _ value: String, to c: inout DaemonConfiguration)
+  fileprivate static func applyBroker(
+    _ key: String, _ value: String, to c: inout DaemonConfiguration
+  )
     throws(ConfigurationValueError)
   {
     switch key {

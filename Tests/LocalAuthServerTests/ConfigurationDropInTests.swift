@@ -187,3 +187,19 @@ import Testing
     }
   }
 }
+
+/// `[AppID.ID]` across drop-ins: reopened, executables added; an empty `Executable=` clears.
+@Suite struct AppIDDropInTests {
+  @Test func aDropInAddsExecutablesAndAnEmptyValueClears() throws {
+    let added = try ConfigurationParser.parse(files: [
+      ("main.conf", "[AppID.vault]\nExecutable=/usr/bin/vault\n"),
+      ("10.conf", "[AppID.vault]\nExecutable=/usr/local/bin/vault\n"),
+    ])
+    #expect(added.broker.appIDBindings["vault"] == ["/usr/bin/vault", "/usr/local/bin/vault"])
+    let cleared = try ConfigurationParser.parse(files: [
+      ("main.conf", "[AppID.vault]\nExecutable=/usr/bin/vault\n"),
+      ("10.conf", "[AppID.vault]\nExecutable=\nExecutable=/opt/vault\n"),
+    ])
+    #expect(cleared.broker.appIDBindings["vault"] == ["/opt/vault"])
+  }
+}
