@@ -61,9 +61,13 @@ install: install-localauthd-binaries install-localauthd-systemd install-localaut
 install-localauthd-binaries:
 	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthd $(DESTDIR)$(LOCALAUTHD_LIBEXECDIR)/localauthd
 	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthctl $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthctl
+	# ELF files only (a test may install stand-in scripts).
 	if [ "$(STRIP_BINARIES)" = yes ]; then \
-	  $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note \
-	    $(DESTDIR)$(LOCALAUTHD_LIBEXECDIR)/localauthd $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthctl; \
+	  for binary in $(DESTDIR)$(LOCALAUTHD_LIBEXECDIR)/localauthd $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthctl; do \
+	    if [ "$$(head -c 4 $$binary | tail -c 3)" = ELF ]; then \
+	      $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $$binary || exit 1; \
+	    fi; \
+	  done; \
 	fi
 
 # The service's ExecStart= follows PREFIX.
