@@ -9,7 +9,8 @@
 # socket listens, `localauthctl status` works as root and as a normal user, the daemon runs as
 # localauthd, the catalog was installed, `man` renders the three pages, bash completes
 # `localauthctl ev<TAB>`; a drop-in overrides one key (AdminGroup=) on reload; a bad drop-in
-# is refused with its own path and line (--check-config and reload); `apt remove` stops and
+# is refused with its own path and line (--check-config and reload); a reinstall keeps
+# serving; `apt remove` stops and
 # removes it and keeps state and configuration; `apt purge` removes the state.
 #
 # Usage: package.sh DEB   (the -dbgsym package is looked for beside it)
@@ -126,6 +127,17 @@ check "the journal names the bad drop-in and its line (configuration rejected)" 
     bash -c "cx journalctl -b --no-pager -u localauthd.service | grep 'configuration rejected' | grep -q '$BAD:3'"
 check "the daemon still serves after the refused reload" bash -c 'cx localauthctl status >/dev/null' 
 cx rm -f "$BAD"
+
+# 4b. Reinstall (the upgrade path of the maintainer scripts): the socket is restarted, the
+# administrator's drop-in kept, and the daemon answers again.
+if cx env DEBIAN_FRONTEND=noninteractive sh -c "cd /root && apt install -y --reinstall ./$(basename "$DEB")" >"$RUN/apt-reinstall.log" 2>&1; then
+    pass "apt install --reinstall ./$(basename "$DEB")"
+else
+    fail "apt install --reinstall: $(tail -n 15 "$RUN/apt-reinstall.log")"
+fi
+check "the socket is active after the reinstall" cx systemctl is-active --quiet localauthd.socket
+check "the drop-in survived the reinstall" cx test -f /etc/localauthd/localauthd.conf.d/50-root-only.conf
+check "localauthctl status works after the reinstall" bash -c 'cx localauthctl status >/dev/null'
 
 # 5. apt remove: stopped and removed; configuration and state kept.
 if cx env DEBIAN_FRONTEND=noninteractive apt-get remove -y localauthd >"$RUN/apt-remove.log" 2>&1; then
