@@ -138,8 +138,10 @@ struct HostileClientTests {
     let elapsed = HostileClock.now() - start
     #expect(daemon.isRunning, "localauthd died: \(daemon.log)")
     #expect(findings.all.isEmpty, "seed \(seed): \(findings.all.joined(separator: "\n"))")
+    // Served throughout: a starved client gets a handful of answers in the whole run, a served
+    // one well over a hundred on an idle machine; the bar is low so machine load cannot fail it.
     #expect(
-      findings["wellBehavedAnswers"] >= 100, "well-behaved client answered: \(findings.summary)")
+      findings["wellBehavedAnswers"] >= 20, "well-behaved client answered: \(findings.summary)")
     #expect(findings["garbageAnswered"] == 3_000)
     #expect(findings["randomAnswered"] == 2_000)
     #expect(findings["dropped"] == 500)
