@@ -25,7 +25,7 @@ extension Broker {
       "version": .string(version), "uptimeSeconds": .int(Int(uptime.components.seconds)),
       "clients": .int(clients.count), "evaluating": .int(running == nil ? 0 : 1),
       "queued": .int(queue.count),
-      "outcomes": .object(counts),
+      "outcomes": .object(counts), "findings": findingCounts,
     ]
   }
 

@@ -30,6 +30,9 @@ extension Broker {
       case Method.sensorsSetPasscode: return .success(try setPasscode(params, client: client))
       case Method.sensorsResetLockout: return .success(try resetLockout(client: client))
       default:
+        if let answer = try handleDiagnostics(request, params: params, client: client) {
+          return answer
+        }
         if let answer = try handleRights(
           request, params: params, client: client, makeResponder: makeResponder)
         {
@@ -150,6 +153,7 @@ extension Broker {
     -> JSONValue
   {
     let context = try context(try params.nonEmptyString("context"), of: client)
+    if !context.invalidated { diagnoseInvalidated(context, client: client) }
     context.invalidated = true
     if let evaluation = context.inFlight {
       finish(evaluation, .failure(error(.appCancel, evaluation, reason: "invalidated")))

@@ -59,9 +59,11 @@ extension Broker {
     async throws
     -> CaptureEvent
   {
+    let asked = time.now()
     let event = try await sensor.capture(
       CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
     try Task.checkCancellation()
+    traceCapture(evaluation, sensor: sensor.name, event: event, askedAt: asked)
     return event
   }
 
@@ -112,6 +114,7 @@ extension Broker {
     params.members.append(contentsOf: extra.members)
     notify(evaluation, Notification.feedback, params)
     monitor(evaluation, "feedback", params)
+    traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)
   }
 
   /// The Face ID / Touch ID prompt: up to the allowed failed matches, machine-wide lockout,

@@ -31,6 +31,8 @@ public actor Broker {
   var outcomes: [String: Int] = [:]
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?
+  /// The re-prompt detectors and evaluation traces.
+  let diagnostics = EvaluationDiagnostics()
   let startedAt: Duration
   /// The daemon's version, reported by session.hello and broker.status.
   public let version: String
@@ -101,6 +103,7 @@ public actor Broker {
   // MARK: Queue
 
   func enqueue(_ evaluation: Evaluation) {
+    diagnoseSubmitted(evaluation)
     evaluations[evaluation.requestID] = evaluation
     evaluation.client.evaluations[evaluation.requestID] = evaluation
     evaluation.context.inFlight = evaluation
@@ -127,6 +130,7 @@ public actor Broker {
     running = evaluation
     serveTurn += 1
     lastServedTurn[evaluation.client.peer.uid] = serveTurn
+    traceStarted(evaluation)
     evaluation.sensor = plannedSensor(for: evaluation.policy)
     notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
     monitor(evaluation, "started", [:])
@@ -164,6 +168,7 @@ public actor Broker {
     evaluation.task?.cancel()
     if case .success(let value) = outcome { grantReuse(evaluation, value) }
     let result = account(outcome, of: evaluation)
+    diagnoseFinished(evaluation, result)
     var event: JSONObject = ["result": .string(result.name)]
     if let reason = result.reason { event["reason"] = .string(reason) }
     monitor(evaluation, "finished", event)

@@ -41,6 +41,8 @@ public struct BrokerConfiguration: Sendable, Equatable {
   ]
   /// The group whose members may administer sensors (besides root); nil for root only.
   public var adminGroupID: UInt32? = nil
+  /// The evaluation detectors and traces (the `[Diagnostics]` section).
+  public var diagnostics = DiagnosticsConfiguration()
 
   /// The defaults.
   public init() {}

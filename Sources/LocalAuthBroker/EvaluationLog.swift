@@ -43,6 +43,8 @@ public protocol EvaluationLog: Sendable {
     function: String)
   /// Anything else worth a line: configuration, lockout, clients.
   func notice(_ message: String, file: String, line: Int, function: String)
+  /// A detector found a likely cause of a second prompt (default: a notice).
+  func finding(_ finding: Finding)
 }
 
 extension EvaluationLog {

@@ -25,6 +25,20 @@ public enum ConfigurationKeys {
     "ExitOnIdleSec",
   ]
 
+  /// The keys of `[Diagnostics]`: the re-prompt detectors and evaluation traces.
+  public static let diagnostics: [String] = [
+    "RepromptDetector",
+    "OverlapDetector",
+    "ChurnDetector",
+    "RepromptWindowMs",
+    "ChurnWindowMs",
+    "QuietApps",
+    "TracePerClient",
+    "TraceTotal",
+    "TraceEventsPerEvaluation",
+    "FindingsKept",
+  ]
+
   /// The keys of every `[Sensor.NAME]` section.
   public static let sensor: [String] = [
     "Kind",

@@ -60,7 +60,7 @@ public enum ConfigurationParser {
         if line.hasPrefix("[") {
           guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
           let name = String(line.dropFirst().dropLast())
-          if name == "Broker" {
+          if name == "Broker" || name == "Diagnostics" {
             section = name
           } else if name.hasPrefix("Sensor.") {
             let sensorName = String(name.dropFirst("Sensor.".count))
@@ -88,7 +88,9 @@ public enum ConfigurationParser {
             }
             section = name
           } else {
-            throw fail("unknown section [\(name)] (expected [Broker], [Sensor.NAME] or [AppID.ID])")
+            throw fail(
+              "unknown section [\(name)] (expected [Broker], [Diagnostics], [Sensor.NAME] or [AppID.ID])"
+            )
           }
           continue
         }
@@ -102,6 +104,11 @@ public enum ConfigurationParser {
               throw .init("unknown key in [Broker]")
             }
             try applyBroker(key, value, to: &configuration)
+          } else if section == "Diagnostics" {
+            guard ConfigurationKeys.diagnostics.contains(key) else {
+              throw .init("unknown key in [Diagnostics]")
+            }
+            try applyDiagnostics(key, value, to: &configuration.broker.diagnostics)
           } else if section.hasPrefix("AppID.") {
             guard ConfigurationKeys.appID.contains(key) else {
               throw .init("unknown key in [AppID.ID]")

@@ -1,0 +1,115 @@
+import LocalAuthProtocol
+import Sensors
+
+/// The broker's side of the detectors and traces: the lifecycle hooks (submitted, started, sensor
+/// events, feedback, finished, invalidated) and the `broker.findings` / `broker.trace` methods.
+extension Broker {
+  /// Answers the diagnostics methods; nil for any other method.
+  func handleDiagnostics(_ request: RPCRequest, params: ParamReader, client: ClientSession)
+    throws(RPCError) -> Result<JSONValue, RPCError>?
+  {
+    switch request.method {
+    case Method.brokerFindings: return .success(try findings(params, client: client))
+    case Method.brokerTrace: return .success(try trace(params, client: client))
+    default: return nil
+    }
+  }
+
+  /// Milliseconds since the daemon started, now.
+  var diagnosticsNow: Int { (time.now() - startedAt).milliseconds }
+
+  /// How the detectors tell clients apart: uid and app id, or uid and pid before a client
+  /// declares an app id (so unrelated processes of one user are not one client).
+  func diagnosticsKey(_ client: ClientSession) -> String {
+    let uid = client.peer.uid
+    return client.appID == "uid-\(uid)" ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(client.appID)"
+  }
+
+  /// A prompting evaluation was submitted (queued or about to run): trace it and run the detectors.
+  func diagnoseSubmitted(_ evaluation: Evaluation) {
+    let trace = EvaluationTrace(
+      evaluation, key: diagnosticsKey(evaluation.client), submittedAt: diagnosticsNow)
+    evaluation.trace = trace
+    for finding in diagnostics.submitted(trace, configuration: configuration.diagnostics) {
+      log.finding(finding)
+      monitor(evaluation, "finding", finding.json.objectValue ?? [:])
+    }
+  }
+
+  /// The evaluation reached the sensors.
+  func traceStarted(_ evaluation: Evaluation) {
+    evaluation.trace?.startedAt = diagnosticsNow
+  }
+
+  /// A sensor answered a capture asked for at `askedAt` (the clock's time).
+  func traceCapture(
+    _ evaluation: Evaluation, sensor: String, event: CaptureEvent, askedAt: Duration
+  ) {
+    guard let trace = evaluation.trace else { return }
+    var correct = false
+    if case .passcode(let digits) = event { correct = digits == device.passcode }
+    trace.append(
+      TraceEvent(
+        at: diagnosticsNow,
+        what: .capture(
+          sensor: sensor, event: event, askedAt: (askedAt - startedAt).milliseconds,
+          correctPasscode: correct)),
+      limit: configuration.diagnostics.traceEventsPerEvaluation)
+  }
+
+  /// The broker sent feedback for the evaluation.
+  func traceFeedback(_ evaluation: Evaluation, sensor: String, feedback: String, attempt: Int) {
+    evaluation.trace?.append(
+      TraceEvent(
+        at: diagnosticsNow, what: .feedback(sensor: sensor, feedback: feedback, attempt: attempt)),
+      limit: configuration.diagnostics.traceEventsPerEvaluation)
+  }
+
+  /// The evaluation ended with `result`.
+  func diagnoseFinished(_ evaluation: Evaluation, _ result: EvaluationResult) {
+    guard let trace = evaluation.trace else { return }
+    trace.result = result.name
+    trace.reason = result.reason
+    diagnostics.finished(trace, at: diagnosticsNow)
+  }
+
+  /// The client invalidated a context (before its in-flight evaluation, if any, is ended).
+  func diagnoseInvalidated(_ context: AuthContext, client: ClientSession) {
+    diagnostics.invalidated(
+      contextID: context.id, inFlight: context.inFlight?.trace, key: diagnosticsKey(client),
+      at: diagnosticsNow, configuration: configuration.diagnostics)
+  }
+
+  /// Findings of each kind since start, for broker.status.
+  var findingCounts: JSONValue {
+    var counts = JSONObject()
+    for kind in Finding.Kind.allCases { counts[kind.rawValue] = .int(diagnostics.counts[kind] ?? 0) }
+    return .object(counts)
+  }
+
+  /// Whether `client` may see what `uid`'s clients did: admins see all, others their own uid.
+  private func maySee(_ uid: UInt32, _ client: ClientSession) -> Bool {
+    client.isAdmin || client.peer.uid == uid
+  }
+
+  private func findings(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let appID = try params.optionalString("appID")
+    let visible = diagnostics.findings.filter {
+      maySee($0.clientUID, client) && (appID == nil || $0.appID == appID)
+    }
+    return [
+      "counts": findingCounts, "findings": .array(visible.map(\.json)),
+      "kept": .int(configuration.diagnostics.findingsKept), "uptimeMs": .int(diagnosticsNow),
+    ]
+  }
+
+  private func trace(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let appID = try params.optionalString("appID")
+    let pid = try params.optionalInt("pid", in: 1...Int(Int32.max))
+    let traces = diagnostics.traces { trace in
+      maySee(trace.clientUID, client) && (appID == nil || trace.appID == appID)
+        && (pid == nil || Int(trace.clientPID) == pid)
+    }
+    return ["evaluations": .array(traces.map(\.json))]
+  }
+}

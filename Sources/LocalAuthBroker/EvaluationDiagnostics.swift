@@ -1,0 +1,173 @@
+/// One client's recent prompts as the detectors see them. Broker-isolated.
+final class ClientHistory {
+  /// Traced evaluations, oldest first (at most the per-client bound; evicted ones are gone).
+  var traces: [EvaluationTrace] = []
+  /// Evaluations queued or running now.
+  var active: [EvaluationTrace] = []
+  /// The most recently finished evaluation.
+  var lastEnded: EvaluationTrace?
+  /// The last invalidation that could start churn: the context, its evaluation, when (ms).
+  var invalidation: (contextID: String, requestID: String, at: Int)?
+}
+
+/// The detectors and the bounded trace store behind `broker.findings` and `broker.trace`.
+/// Clients are told apart by uid and app id, or uid and pid before a client declares an app id.
+/// Memory is bounded: traces per client and in total (a FIFO ring over all clients), events per
+/// trace, findings kept; a client's history goes with its last trace. Broker-isolated.
+final class EvaluationDiagnostics {
+  private(set) var histories: [String: ClientHistory] = [:]
+  /// Every trace added, oldest first, as (sequence, client key); stale entries are skipped.
+  private var ring: [(sequence: Int, key: String)] = []
+  private var ringHead = 0
+  private var nextSequence = 0
+  /// Traces held now, over all clients.
+  private(set) var traceCount = 0
+  /// The latest findings, oldest first.
+  private(set) var findings: [Finding] = []
+  /// Findings of each kind since the daemon started.
+  private(set) var counts: [Finding.Kind: Int] = [:]
+
+  /// Records a new prompting evaluation and returns what the detectors find about it.
+  func submitted(_ trace: EvaluationTrace, configuration: DiagnosticsConfiguration) -> [Finding] {
+    let key = trace.key
+    let history = histories[key] ?? ClientHistory()
+    histories[key] = history
+    var found: [Finding] = []
+    let now = trace.submittedAt
+    if !configuration.quietApps.contains(trace.appID) {
+      if configuration.repromptDetector, let last = history.lastEnded, !last.repromptReported,
+        last.endedInCancel, let ended = last.endedAt,
+        now - ended <= configuration.repromptWindow.milliseconds
+      {
+        last.repromptReported = true
+        found.append(
+          finding(
+            .repromptAfterCancel, earlier: last.requestID, later: trace, gap: now - ended,
+            outcome: last.result ?? "cancel"))
+      }
+      if configuration.overlapDetector, history.active.count == 1, let other = history.active.first,
+        other.contextID != trace.contextID
+      {
+        found.append(
+          finding(
+            .overlappingPrompts, earlier: other.requestID, later: trace,
+            gap: now - other.submittedAt, outcome: other.startedAt == nil ? "queued" : "running"))
+      }
+      if configuration.churnDetector, let invalidation = history.invalidation,
+        invalidation.contextID != trace.contextID,
+        now - invalidation.at <= configuration.churnWindow.milliseconds
+      {
+        history.invalidation = nil
+        found.append(
+          finding(
+            .contextChurn, earlier: invalidation.requestID, later: trace,
+            gap: now - invalidation.at, outcome: "invalidated"))
+      }
+    }
+    history.active.append(trace)
+    keep(trace, in: history, key: key, configuration: configuration)
+    for item in found { remember(item, keeping: configuration.findingsKept) }
+    return found
+  }
+
+  /// Records how an evaluation ended.
+  func finished(_ trace: EvaluationTrace, at now: Int) {
+    trace.endedAt = now
+    let key = trace.key
+    guard let history = histories[key] else { return }
+    if let index = history.active.firstIndex(where: { $0 === trace }) {
+      history.active.remove(at: index)
+    }
+    history.lastEnded = trace
+    dropIfEmpty(history, key: key)
+  }
+
+  /// Records that a client invalidated a context; it can start churn when its evaluation is in
+  /// flight (`inFlight`) or ended in a cancel within the window.
+  func invalidated(
+    contextID: String, inFlight: EvaluationTrace?, key: String, at now: Int,
+    configuration: DiagnosticsConfiguration
+  ) {
+    guard configuration.churnDetector, let history = histories[key] else { return }
+    if let inFlight {
+      history.invalidation = (contextID, inFlight.requestID, now)
+    } else if let last = history.lastEnded, last.contextID == contextID, last.endedInCancel,
+      let ended = last.endedAt, now - ended <= configuration.churnWindow.milliseconds
+    {
+      history.invalidation = (contextID, last.requestID, now)
+    }
+  }
+
+  /// The traces of the clients `matching` accepts, oldest first.
+  func traces(where matching: (EvaluationTrace) -> Bool) -> [EvaluationTrace] {
+    histories.values.flatMap { $0.traces.filter(matching) }.sorted {
+      ($0.submittedAt, $0.sequence) < ($1.submittedAt, $1.sequence)
+    }
+  }
+
+  private func finding(
+    _ kind: Finding.Kind, earlier: String, later trace: EvaluationTrace, gap: Int, outcome: String
+  ) -> Finding {
+    Finding(
+      kind: kind, earlierRequestID: earlier, laterRequestID: trace.requestID,
+      gapMilliseconds: gap, earlierOutcome: outcome, clientPID: trace.clientPID,
+      clientUID: trace.clientUID, clientName: trace.clientName, appID: trace.appID,
+      atMilliseconds: trace.submittedAt)
+  }
+
+  private func remember(_ finding: Finding, keeping limit: Int) {
+    counts[finding.kind, default: 0] += 1
+    findings.append(finding)
+    if findings.count > max(limit, 0) { findings.removeFirst(findings.count - max(limit, 0)) }
+  }
+
+  private func keep(
+    _ trace: EvaluationTrace, in history: ClientHistory, key: String,
+    configuration: DiagnosticsConfiguration
+  ) {
+    nextSequence += 1
+    trace.sequence = nextSequence
+    history.traces.append(trace)
+    ring.append((nextSequence, key))
+    traceCount += 1
+    while history.traces.count > max(configuration.tracePerClient, 1) {
+      history.traces.removeFirst()
+      traceCount -= 1
+    }
+    while traceCount > max(configuration.traceTotal, 1), ringHead < ring.count {
+      let (sequence, owner) = ring[ringHead]
+      ringHead += 1
+      if let other = histories[owner], other.traces.first?.sequence == sequence {
+        other.traces.removeFirst()
+        traceCount -= 1
+        dropIfEmpty(other, key: owner)
+      }
+    }
+    compactRing()
+  }
+
+  /// Drops the ring's consumed prefix once it is most of the array, so the ring stays within a
+  /// small multiple of the traces held.
+  private func compactRing() {
+    if ringHead > 64 && ringHead * 2 > ring.count {
+      ring.removeFirst(ringHead)
+      ringHead = 0
+    }
+    if ring.count - ringHead > 4 * max(traceCount, 64) {
+      let live = Set(histories.values.flatMap { $0.traces.map(\.sequence) })
+      ring = ring[ringHead...].filter { live.contains($0.sequence) }
+      ringHead = 0
+    }
+  }
+
+  private func dropIfEmpty(_ history: ClientHistory, key: String) {
+    if history.traces.isEmpty && history.active.isEmpty { histories[key] = nil }
+  }
+}
+
+extension Duration {
+  /// The whole milliseconds in this duration.
+  var milliseconds: Int {
+    Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+  }
+}

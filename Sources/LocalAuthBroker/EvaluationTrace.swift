@@ -1,0 +1,103 @@
+import LocalAuthProtocol
+import Sensors
+
+/// One thing that happened during a traced evaluation, at a millisecond offset from daemon start.
+struct TraceEvent {
+  enum What {
+    /// A sensor answered a capture asked for at `askedAt` (ms since daemon start).
+    case capture(sensor: String, event: CaptureEvent, askedAt: Int, correctPasscode: Bool)
+    /// The broker sent `evaluation.feedback`.
+    case feedback(sensor: String, feedback: String, attempt: Int)
+  }
+
+  let at: Int
+  let what: What
+
+  var json: JSONValue {
+    switch what {
+    case .capture(let sensor, let event, let askedAt, let correct):
+      var object: JSONObject = [
+        "atMs": .int(at), "kind": "capture", "sensor": .string(sensor),
+        "event": .string(event.wireName), "askedAtMs": .int(askedAt),
+      ]
+      if case .passcode = event { object["correct"] = .bool(correct) }
+      return .object(object)
+    case .feedback(let sensor, let feedback, let attempt):
+      return [
+        "atMs": .int(at), "kind": "feedback", "sensor": .string(sensor),
+        "feedback": .string(feedback), "attempt": .int(attempt),
+      ]
+    }
+  }
+}
+
+/// What the broker keeps of one prompting evaluation for `broker.trace` and the detectors: ids,
+/// client, times (ms since daemon start), sensor events, feedback and outcome. Broker-isolated.
+final class EvaluationTrace {
+  /// The client key the diagnostics file it under.
+  let key: String
+  let requestID: String
+  let contextID: String
+  let clientPID: Int32
+  let clientUID: UInt32
+  let clientName: String
+  let appID: String
+  let policy: Policy
+  let submittedAt: Int
+  var startedAt: Int?
+  var endedAt: Int?
+  var result: String?
+  var reason: String?
+  var events: [TraceEvent] = []
+  var droppedEvents = 0
+  /// Its place in the diagnostics' ring (to tell a live entry from an evicted one).
+  var sequence = 0
+  /// Whether a re-prompt finding already names this evaluation as the cancelled one.
+  var repromptReported = false
+
+  init(_ evaluation: Evaluation, key: String, submittedAt: Int) {
+    self.key = key
+    requestID = evaluation.requestID
+    contextID = evaluation.context.id
+    clientPID = evaluation.client.peer.pid
+    clientUID = evaluation.client.peer.uid
+    clientName = evaluation.client.name
+    appID = evaluation.client.appID
+    policy = evaluation.policy
+    self.submittedAt = submittedAt
+  }
+
+  /// Keeps an event unless the evaluation already has `limit` of them.
+  func append(_ event: TraceEvent, limit: Int) {
+    if events.count < limit {
+      events.append(event)
+    } else {
+      droppedEvents += 1
+    }
+  }
+
+  /// Whether it ended with a cancel a re-prompt could follow: userCancel, appCancel or
+  /// systemCancel, except a daemon shutdown or a vanished client.
+  var endedInCancel: Bool {
+    guard let result, ["userCancel", "appCancel", "systemCancel"].contains(result) else {
+      return false
+    }
+    return reason != "shutdown" && reason != "clientGone"
+  }
+
+  /// The wire form: one line of a trace file.
+  var json: JSONValue {
+    [
+      "requestID": .string(requestID), "context": .string(contextID),
+      "clientPID": .int(Int(clientPID)), "clientUID": .int(Int(clientUID)),
+      "clientName": .string(clientName), "appID": .string(appID),
+      "policy": .string(policy.name), "submittedMs": .int(submittedAt),
+      "startedMs": startedAt.map(JSONValue.int) ?? .null,
+      "endedMs": endedAt.map(JSONValue.int) ?? .null,
+      "queueWaitMs": startedAt.map { .int($0 - submittedAt) } ?? .null,
+      "result": result.map(JSONValue.string) ?? .null,
+      "reason": reason.map(JSONValue.string) ?? .null,
+      "events": .array(events.map(\.json)), "droppedEvents": .int(droppedEvents),
+    ]
+  }
+}
