@@ -31,6 +31,12 @@ public enum Command: Sendable, Equatable {
   case rights(RightsCommand)
   /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
   case handoff(HandoffCommand)
+  /// `doctor [--app ID]`: the detectors' findings in plain words.
+  case doctor(appID: String?)
+  /// `trace [--app ID | --pid PID]`: a client's evaluations as a timeline (`--json`: a trace file).
+  case trace(appID: String?, pid: Int?)
+  /// `replay TRACE [--passcode DIGITS]`: script the sensors to answer as in a trace file.
+  case replay(path: String, passcode: String?)
 }
 
 /// Options every subcommand accepts.

@@ -8,14 +8,14 @@ public enum CommandParser {
   public static let subcommands = [
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
-    "reset-lockout", "rights", "handoff", "help",
+    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "help",
   ]
 
   /// The options that take a value (`--opt value` or `--opt=value`).
   public static let valuedOptions = [
     "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret",
     "--secret-file",
-    "--data", "--file", "--out", "--payload", "--ttl", "--policy",
+    "--data", "--file", "--out", "--payload", "--ttl", "--policy", "--app", "--pid", "--passcode",
   ]
 
   /// The options of one subcommand that take no value.
@@ -166,6 +166,7 @@ struct Arguments {
       }
     case "rights": return .rights(try rightsCommand())
     case "handoff": return .handoff(try handoffCommand())
+    case "doctor", "trace", "replay": return try diagnosticsCommand()
     default:
       throw usage("unknown subcommand '\(subcommand)'")
     }

@@ -144,6 +144,8 @@ public struct CommandRunner: Sendable {
       try await perform(command, on: connection, output: output)
     case .handoff(let command):
       try await perform(command, on: connection, output: output)
+    case .doctor, .trace, .replay:
+      try await performDiagnostics(command, broker: broker, output: output)
     }
   }
 }

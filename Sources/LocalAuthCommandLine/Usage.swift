@@ -20,6 +20,9 @@ public enum Usage {
       reset-lockout                  Clear the biometric lockout
       rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
       handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
+      doctor [--app ID]              Explain re-prompts, overlapping prompts and context churn
+      trace [--app ID | --pid PID]   A client's evaluations as a timeline (--json: a trace file)
+      replay TRACE                   Script the sensors to answer as in a trace file
       help [COMMAND]                 Show help
 
     Options:
@@ -83,6 +86,7 @@ public enum Usage {
       "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
     case "rights": rights
     case "handoff": handoff
+    case "doctor", "trace", "replay": diagnostics(subcommand)
     default: overview
     }
   }

@@ -1,0 +1,44 @@
+import Foundation
+import LocalAuthClient
+import LocalAuthProtocol
+
+/// Runs `doctor`, `trace` and `replay`.
+extension CommandRunner {
+  func performDiagnostics(_ command: Command, broker: Broker, output: OutputFormatter)
+    async throws
+  {
+    switch command {
+    case .doctor(let appID):
+      standardOutput(output.doctor(try await broker.findings(appID: appID), appID: appID))
+    case .trace(let appID, let pid):
+      let trace = try await broker.trace(appID: appID, pid: pid)
+      if output.json {
+        for evaluation in trace.evaluations { standardOutput(JSONWriter.string(evaluation.json)) }
+      } else {
+        standardOutput(output.timeline(trace))
+      }
+    case .replay(let path, let passcode):
+      let text: String
+      do {
+        text = try String(contentsOfFile: path, encoding: .utf8)
+      } catch {
+        throw UsageError("cannot read the trace file \(path)", subcommand: "replay")
+      }
+      let trace: EvaluationTrace
+      do {
+        trace = try EvaluationTrace(jsonLines: text)
+      } catch {
+        throw UsageError("\(path): \(error.description)", subcommand: "replay")
+      }
+      do {
+        _ = try trace.replayScripts(passcode: passcode)
+      } catch {
+        throw UsageError(error.description, subcommand: "replay")
+      }
+      let queued = try await broker.replay(trace, passcode: passcode)
+      standardOutput(output.replayed(trace, queued: queued))
+    default:
+      break
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import LocalAuthClient
+import LocalAuthProtocol
+
+/// Output of `doctor`, `trace` and `replay`. Client names, app ids and reasons are chosen by
+/// clients, so every one is escaped (TerminalText) before it reaches a terminal.
+extension OutputFormatter {
+  private static let kinds = [
+    ("repromptAfterCancel", "re-prompt after cancel"), ("overlappingPrompts", "overlapping prompts"),
+    ("contextChurn", "context churn"),
+  ]
+
+  /// `doctor`: the counts and each finding in plain words, grouped by client.
+  public func doctor(_ report: FindingsReport, appID: String?) -> String {
+    if json {
+      return encode([
+        "counts": .object(
+          JSONObject(Self.kinds.map { JSONMember($0.0, .int(report.counts[$0.0] ?? 0)) })),
+        "findings": .array(report.findings.map(findingJSON)), "uptimeMs": .int(report.uptimeMs),
+      ])
+    }
+    let uptime = "localauthd started \(report.uptimeMs / 1000) s ago"
+    let scope = appID.map { " for \(TerminalText.escaped($0))" } ?? ""
+    guard !report.findings.isEmpty else {
+      return
+        "No findings\(scope): no evaluation started again after a cancel, no two prompts at once, "
+        + "no context reset around a cancel (\(uptime))."
+    }
+    var counts: [String: Int] = [:]
+    if appID == nil {
+      counts = report.counts
+    } else {
+      for finding in report.findings { counts[finding.kind, default: 0] += 1 }
+    }
+    let total = counts.values.reduce(0, +)
+    var lines = [
+      "\(total) finding\(total == 1 ? "" : "s")\(scope) since start (\(uptime)): "
+        + Self.kinds.map { "\(counts[$0.0] ?? 0) \($0.1)" }.joined(separator: ", ")
+    ]
+    if appID == nil && report.findings.count < total {
+      lines.append("(the latest \(report.findings.count) are kept and shown)")
+    }
+    var clients: [String] = []
+    var byClient: [String: [BrokerFinding]] = [:]
+    for finding in report.findings {
+      let client =
+        "\(TerminalText.escaped(finding.clientName)) (app \(TerminalText.escaped(finding.appID)), uid \(finding.clientUID))"
+      if byClient[client] == nil { clients.append(client) }
+      byClient[client, default: []].append(finding)
+    }
+    for client in clients {
+      lines.append("")
+      lines.append(client + ":")
+      for finding in byClient[client] ?? [] {
+        lines.append("  at \(finding.atMs) ms, pid \(finding.clientPID): " + sentence(finding))
+        lines.append("    Likely cause and fix: " + advice(finding.kind))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func findingJSON(_ finding: BrokerFinding) -> JSONValue {
+    [
+      "kind": .string(finding.kind), "earlierRequestID": .string(finding.earlierRequestID),
+      "laterRequestID": .string(finding.laterRequestID), "gapMs": .int(finding.gapMs),
+      "earlierOutcome": .string(finding.earlierOutcome), "clientPID": .int(finding.clientPID),
+      "clientUID": .int(finding.clientUID), "clientName": .string(finding.clientName),
+      "appID": .string(finding.appID), "atMs": .int(finding.atMs),
+    ]
+  }
+
+  private func sentence(_ finding: BrokerFinding) -> String {
+    let earlier = TerminalText.escaped(finding.earlierRequestID)
+    let later = TerminalText.escaped(finding.laterRequestID)
+    let outcome = TerminalText.escaped(finding.earlierOutcome)
+    switch finding.kind {
+    case "repromptAfterCancel":
+      return
+        "evaluated again \(finding.gapMs) ms after the user saw \(outcome): \(earlier) ended with \(outcome), then \(later) prompted again."
+    case "overlappingPrompts":
+      return
+        "two prompts at once: \(later) started from another context \(finding.gapMs) ms after \(earlier), still \(outcome)."
+    case "contextChurn":
+      return
+        "reset a context and evaluated in a new one: the context of \(earlier) was invalidated, and \(finding.gapMs) ms later \(later) prompted from a new context."
+    default:
+      return "\(TerminalText.escaped(finding.kind)): \(earlier) then \(later), \(finding.gapMs) ms apart."
+    }
+  }
+
+  private func advice(_ kind: String) -> String {
+    switch kind {
+    case "repromptAfterCancel":
+      "the app evaluates again on its cancel path (a .task that re-runs, a retry loop, navigation on cancel). Treat userCancel as final and don't navigate on cancel."
+    case "overlappingPrompts":
+      "two code paths evaluate for one user action. Guard re-entry: one evaluation in flight at a time."
+    case "contextChurn":
+      "a shared context is reset and reused. Use one context per request."
+    default: "see the journal entry's catalog text (journalctl -x)."
+    }
+  }
+
+  /// `trace`: each client's evaluations with millisecond offsets from the first one shown.
+  public func timeline(_ trace: EvaluationTrace) -> String {
+    guard let origin = trace.evaluations.first?.submittedMs else {
+      return "No traced evaluations (only evaluations that prompt are traced; see TracePerClient=)."
+    }
+    func offset(_ ms: Int) -> String {
+      "+\(ms - origin) ms".padding(toLength: 11, withPad: " ", startingAt: 0)
+    }
+    var lines: [String] = []
+    for evaluation in trace.evaluations {
+      let name = TerminalText.escaped(evaluation.clientName)
+      let app = TerminalText.escaped(evaluation.appID)
+      lines.append(
+        offset(evaluation.submittedMs)
+          + "\(evaluation.requestID) \(name) (app \(app), pid \(evaluation.clientPID), uid \(evaluation.clientUID))"
+      )
+      lines.append(
+        String(repeating: " ", count: 11)
+          + "  context \(evaluation.context), \(TerminalText.escaped(evaluation.policy))")
+      if let started = evaluation.startedMs {
+        lines.append(offset(started) + "  started after \(started - evaluation.submittedMs) ms queued")
+      }
+      for step in evaluation.steps {
+        let sensor = TerminalText.escaped(step.sensor)
+        if step.kind == "capture" {
+          var text = "\(sensor): \(TerminalText.escaped(step.event ?? "?"))"
+          if let correct = step.correct { text += correct ? " (correct)" : " (wrong)" }
+          if let asked = step.askedAtMs { text += " after \(step.atMs - asked) ms" }
+          lines.append(offset(step.atMs) + "  sensor " + text)
+        } else {
+          lines.append(
+            offset(step.atMs)
+              + "  feedback \(TerminalText.escaped(step.feedback ?? "?")) on \(sensor), attempt \(step.attempt ?? 0)"
+          )
+        }
+      }
+      if evaluation.droppedEvents > 0 {
+        lines.append(String(repeating: " ", count: 11) + "  (\(evaluation.droppedEvents) more events not kept)")
+      }
+      if let ended = evaluation.endedMs {
+        var outcome = TerminalText.escaped(evaluation.result ?? "?")
+        if let reason = evaluation.reason { outcome += " (\(TerminalText.escaped(reason)))" }
+        lines.append(offset(ended) + "  ended: " + outcome)
+      } else {
+        lines.append(String(repeating: " ", count: 11) + "  still queued or running")
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// `replay`: what was queued on which sensor.
+  public func replayed(_ trace: EvaluationTrace, queued: [(sensor: String, queued: Int)]) -> String
+  {
+    if json {
+      return encode([
+        "evaluations": .int(trace.evaluations.count),
+        "queued": .object(JSONObject(queued.map { JSONMember($0.sensor, .int($0.queued)) })),
+      ])
+    }
+    guard !queued.isEmpty else {
+      return "nothing to replay: the trace has no sensor events"
+    }
+    let sensors = queued.map { "\(TerminalText.escaped($0.sensor)): \($0.queued) commands" }
+      .joined(separator: ", ")
+    return "replaying \(trace.evaluations.count) evaluations; queued \(sensors)"
+  }
+}
