@@ -22,7 +22,8 @@ extension Broker {
   /// declares an app id (so unrelated processes of one user are not one client).
   func diagnosticsKey(_ client: ClientSession) -> String {
     let uid = client.peer.uid
-    return client.appID == "uid-\(uid)" ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(client.appID)"
+    return client.appID == "uid-\(uid)"
+      ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(client.appID)"
   }
 
   /// A prompting evaluation was submitted (queued or about to run): trace it and run the detectors.
@@ -83,7 +84,9 @@ extension Broker {
   /// Findings of each kind since start, for broker.status.
   var findingCounts: JSONValue {
     var counts = JSONObject()
-    for kind in Finding.Kind.allCases { counts[kind.rawValue] = .int(diagnostics.counts[kind] ?? 0) }
+    for kind in Finding.Kind.allCases {
+      counts[kind.rawValue] = .int(diagnostics.counts[kind] ?? 0)
+    }
     return .object(counts)
   }
 
@@ -92,7 +95,8 @@ extension Broker {
     client.isAdmin || client.peer.uid == uid
   }
 
-  private func findings(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  private func findings(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue
+  {
     let appID = try params.optionalString("appID")
     let visible = diagnostics.findings.filter {
       maySee($0.clientUID, client) && (appID == nil || $0.appID == appID)

@@ -91,8 +91,11 @@ extension Broker {
     var queued: [(sensor: String, queued: Int)] = []
     for script in try trace.replayScripts(passcode: passcode) {
       queued.append(
-        (script.sensor, try await self.script(
-          sensor: script.sensor, commands: script.commands, replace: true)))
+        (
+          script.sensor,
+          try await self.script(
+            sensor: script.sensor, commands: script.commands, replace: true)
+        ))
     }
     return queued
   }

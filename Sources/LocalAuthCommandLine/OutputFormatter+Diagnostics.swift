@@ -5,7 +5,8 @@ import LocalAuthProtocol
 /// clients, so every one is escaped (TerminalText) before it reaches a terminal.
 extension OutputFormatter {
   private static let kinds = [
-    ("repromptAfterCancel", "re-prompt after cancel"), ("overlappingPrompts", "overlapping prompts"),
+    ("repromptAfterCancel", "re-prompt after cancel"),
+    ("overlappingPrompts", "overlapping prompts"),
     ("contextChurn", "context churn"),
   ]
 
@@ -83,7 +84,8 @@ extension OutputFormatter {
       return
         "reset a context and evaluated in a new one: the context of \(earlier) was invalidated, and \(finding.gapMs) ms later \(later) prompted from a new context."
     default:
-      return "\(TerminalText.escaped(finding.kind)): \(earlier) then \(later), \(finding.gapMs) ms apart."
+      return
+        "\(TerminalText.escaped(finding.kind)): \(earlier) then \(later), \(finding.gapMs) ms apart."
     }
   }
 
@@ -119,7 +121,8 @@ extension OutputFormatter {
         String(repeating: " ", count: 11)
           + "  context \(evaluation.context), \(TerminalText.escaped(evaluation.policy))")
       if let started = evaluation.startedMs {
-        lines.append(offset(started) + "  started after \(started - evaluation.submittedMs) ms queued")
+        lines.append(
+          offset(started) + "  started after \(started - evaluation.submittedMs) ms queued")
       }
       for step in evaluation.steps {
         let sensor = TerminalText.escaped(step.sensor)
@@ -136,7 +139,9 @@ extension OutputFormatter {
         }
       }
       if evaluation.droppedEvents > 0 {
-        lines.append(String(repeating: " ", count: 11) + "  (\(evaluation.droppedEvents) more events not kept)")
+        lines.append(
+          String(repeating: " ", count: 11) + "  (\(evaluation.droppedEvents) more events not kept)"
+        )
       }
       if let ended = evaluation.endedMs {
         var outcome = TerminalText.escaped(evaluation.result ?? "?")

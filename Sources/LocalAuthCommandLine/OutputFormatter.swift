@@ -162,7 +162,8 @@ public struct OutputFormatter: Sendable {
       "earlierRequestID", "gapMs",
     ] {
       if let value = event.params[key], value != .null {
-        parts.append("\(key)=\(TerminalText.escaped(value.stringValue ?? JSONWriter.string(value)))")
+        parts.append(
+          "\(key)=\(TerminalText.escaped(value.stringValue ?? JSONWriter.string(value)))")
       }
     }
     if let error = event.errorName, event.result == nil { parts.append("error=\(error)") }

@@ -198,7 +198,8 @@ import Testing
     // b keeps its newest, c its two newest (the per-client bound dropped c's first).
     #expect(lastIDs.count == 9)
     #expect(
-      kept.map { $0["requestID"]?.stringValue ?? "" } == [5, 7, 8].map { lastIDs[min($0, lastIDs.count - 1)] })
+      kept.map { $0["requestID"]?.stringValue ?? "" }
+        == [5, 7, 8].map { lastIDs[min($0, lastIDs.count - 1)] })
     #expect(kept.map { $0["appID"] } == ["b", "c", "c"])
     _ = harness.face.script(
       [.retry(reason: "tooFast"), .retry(reason: "tooFast"), .match(identity: nil)], replace: false)

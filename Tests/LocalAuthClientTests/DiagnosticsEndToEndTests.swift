@@ -30,7 +30,8 @@ struct DiagnosticsEndToEndTests {
     #expect(line?.contains(first) == true && line?.contains(second) == true, "\(doctor.output)")
     #expect(line?.contains(" ms after the user saw userCancel") == true)
 
-    let json = try runControlTool(["--json", "doctor", "--app", "com.example.shared"], socket: daemon.socketPath)
+    let json = try runControlTool(
+      ["--json", "doctor", "--app", "com.example.shared"], socket: daemon.socketPath)
     let report = FindingsReport(json: try JSONParser.parse(Array(json.output.utf8)))
     let reprompt = try #require(report.findings.first { $0.kind == "repromptAfterCancel" })
     #expect(reprompt.earlierRequestID == first && reprompt.laterRequestID == second)
@@ -39,7 +40,8 @@ struct DiagnosticsEndToEndTests {
     #expect(report.findings.contains { $0.kind == "contextChurn" && $0.earlierRequestID == first })
     #expect(report.counts["repromptAfterCancel"] == 1)
 
-    let other = try runControlTool(["doctor", "--app", "com.example.other"], socket: daemon.socketPath)
+    let other = try runControlTool(
+      ["doctor", "--app", "com.example.other"], socket: daemon.socketPath)
     #expect(other.output.hasPrefix("No findings for com.example.other"), "\(other.output)")
   }
 
@@ -72,7 +74,8 @@ struct DiagnosticsEndToEndTests {
     for _ in 0..<2 {
       let context = LAContext(connection: link)
       do {
-        _ = try await context.evaluate(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Pay")
+        _ = try await context.evaluate(
+          .deviceOwnerAuthenticationWithBiometrics, localizedReason: "Pay")
         results.append("success")
       } catch let error as LAError {
         results.append(error.code.description)
@@ -93,11 +96,15 @@ struct DiagnosticsEndToEndTests {
     try await recording.start()
     try await recording.script(
       "face",
-      ["DEFAULT WAIT", "SLEEP 150", "NOMATCH", "SLEEP 100", "RETRY faceNotCentered", "SLEEP 120", "MATCH",
-       "SLEEP 200", "CANCEL"])
+      [
+        "DEFAULT WAIT", "SLEEP 150", "NOMATCH", "SLEEP 100", "RETRY faceNotCentered", "SLEEP 120",
+        "MATCH",
+        "SLEEP 200", "CANCEL",
+      ])
     let recordedResults = try await session(recording)
     let admin = recording.connection()
-    let original = try await Broker(connection: admin).recordTrace(appID: "com.example.replay", to: file)
+    let original = try await Broker(connection: admin).recordTrace(
+      appID: "com.example.replay", to: file)
     admin.disconnect()
     recording.stop()
 
@@ -116,7 +123,9 @@ struct DiagnosticsEndToEndTests {
     #expect(replayedResults == recordedResults)
     #expect(replayed.evaluations.map(\.result) == original.evaluations.map(\.result))
     func steps(_ trace: EvaluationTrace) -> [[String]] {
-      trace.evaluations.map { $0.steps.map { "\($0.kind) \($0.sensor) \($0.event ?? $0.feedback ?? "")" } }
+      trace.evaluations.map {
+        $0.steps.map { "\($0.kind) \($0.sensor) \($0.event ?? $0.feedback ?? "")" }
+      }
     }
     #expect(steps(replayed) == steps(original))
     #expect(steps(original).flatMap { $0 }.count == 6)
@@ -124,7 +133,9 @@ struct DiagnosticsEndToEndTests {
     // duration) and at most the stated tolerance longer: 250 ms, times the timeout scale.
     let tolerance = Int(250 * DaemonProcess.timeoutScale)
     func durations(_ trace: EvaluationTrace) -> [Int] {
-      trace.evaluations.flatMap { $0.steps.compactMap { step in step.askedAtMs.map { step.atMs - $0 } } }
+      trace.evaluations.flatMap {
+        $0.steps.compactMap { step in step.askedAtMs.map { step.atMs - $0 } }
+      }
     }
     let (before, after) = (durations(original), durations(replayed))
     #expect(before.count == after.count)

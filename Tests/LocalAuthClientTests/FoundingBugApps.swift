@@ -17,7 +17,8 @@ final class SharedContextApp: @unchecked Sendable {
   /// the re-run `.task` does, evaluates again. Returns the requestIDs of both attempts.
   func unlock() async throws -> (cancelled: String?, again: String?) {
     do {
-      _ = try await shared.evaluate(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
+      _ = try await shared.evaluate(
+        .deviceOwnerAuthenticationWithBiometrics, localizedReason: "Unlock")
       return (nil, nil)
     } catch let error as LAError where error.code == .userCancel {
       shared.invalidate()
