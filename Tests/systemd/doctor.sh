@@ -1,0 +1,158 @@
+#!/bin/bash
+# The re-prompt detector in a real systemd-journald, and `localauthctl doctor`.
+#
+# Same private journald as journal.sh (a private mount namespace; the host's
+# journal and catalog are never touched). A small client reproduces the
+# founding bug: on userCancel it resets its shared context (invalidate, new
+# context) and evaluates again. Checks: the re-prompt entry (MESSAGE_ID
+# 0b650c4f…) names both requestIDs (EARLIER_REQUEST_ID, LATER_REQUEST_ID),
+# the gap (GAP_MS), the client and app; the churn entry (3ae87474…) too;
+# journalctl -x shows the catalog text with the fields substituted;
+# `localauthctl doctor` names both requestIDs and the gap. A well-behaved
+# client doing the same flow (one context per request, no evaluation on the
+# cancel path) leaves no finding in the journal nor in doctor.
+#
+# Usage: doctor.sh [LOCALAUTHD]   (or LOCALAUTHD=path; LOCALAUTHCTL=path, else
+# localauthctl beside the daemon)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
+    need_root
+    need_cmd unshare python3 journalctl
+    [ -x /lib/systemd/systemd-journald ] || die "missing /lib/systemd/systemd-journald"
+    resolve_daemon "${1:-}"
+    LOCALAUTHCTL=${LOCALAUTHCTL:-$(dirname "$LOCALAUTHD")/localauthctl}
+    [ -x "$LOCALAUTHCTL" ] || die "localauthctl not executable: $LOCALAUTHCTL (set LOCALAUTHCTL)"
+    export LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_JOURNAL_INSIDE=1
+    exec unshare -m --propagation private "$0" "$@"
+fi
+
+# --- from here on: inside the private mount namespace ---
+WORK=$(mktemp -d /tmp/localauthd-doctor.XXXXXX)
+export LIBMOUNT_UTAB=$WORK/utab
+JOURNALD=
+DAEMON=
+cleanup() {
+    [ -n "$DAEMON" ] && kill -KILL "$DAEMON" 2>/dev/null
+    [ -n "$JOURNALD" ] && kill "$JOURNALD" 2>/dev/null && wait "$JOURNALD" 2>/dev/null
+    umount -n /var/lib/systemd/catalog /var/log/journal /run/log /run/systemd 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+mkdir -p "$WORK"/{run-systemd/journald.conf.d,run-log,var-log-journal,state,run,catroot/usr/lib/systemd/catalog,catroot/var/lib/systemd/catalog}
+mount -n --bind "$WORK/run-systemd" /run/systemd || die "cannot bind-mount /run/systemd"
+mount -n --bind "$WORK/run-log" /run/log || die "cannot bind-mount /run/log"
+mount -n --bind "$WORK/var-log-journal" /var/log/journal || die "cannot bind-mount /var/log/journal"
+cat >/run/systemd/journald.conf.d/localauthd-test.conf <<CONF
+[Journal]
+Storage=volatile
+ReadKMsg=no
+Audit=no
+ForwardToSyslog=no
+ForwardToWall=no
+ForwardToConsole=no
+RateLimitBurst=0
+CONF
+cp "$REPO/systemd/localauthd.catalog" "$WORK/catroot/usr/lib/systemd/catalog/"
+journalctl --root="$WORK/catroot" --update-catalog || die "journalctl --update-catalog failed on localauthd.catalog"
+mount -n --bind "$WORK/catroot/var/lib/systemd/catalog" /var/lib/systemd/catalog || die "cannot bind-mount the catalog"
+
+/lib/systemd/systemd-journald >"$WORK/journald.log" 2>&1 &
+JOURNALD=$!
+wait_for 5 test -S /run/systemd/journal/socket || die "journald did not create its socket: $(cat "$WORK/journald.log")"
+pass "private systemd-journald running (pid $JOURNALD)"
+
+SOCK=$WORK/localauthd.sock
+STATE_DIRECTORY=$WORK/state RUNTIME_DIRECTORY=$WORK/run \
+    "$LOCALAUTHD" --socket "$SOCK" --demo >"$WORK/daemon.log" 2>&1 &
+DAEMON=$!
+wait_for 10 test -S "$SOCK" || die "daemon did not create $SOCK: $(cat "$WORK/daemon.log")"
+
+journal_json() { journalctl --no-pager -o json "$@" 2>/dev/null; }
+entries_with() {
+    local n=$1
+    shift
+    [ "$(journal_json "$@" | grep -c .)" -ge "$n" ]
+}
+REPROMPT=0b650c4f271e40b2bb10f32d8de29e9e
+CHURN=3ae87474741f48be996708108b5c530c
+
+# app.py SOCKET APP MODE: one unlock flow with the user cancelling the first prompt.
+# MODE shared: on userCancel, reset the shared context and evaluate again (the founding bug).
+# MODE guarded: one context per request; a cancel is final. Prints the requestIDs seen.
+cat >"$WORK/app.py" <<'PY'
+import json, socket, sys
+path, app, mode = sys.argv[1:]
+s = socket.socket(socket.AF_UNIX); s.settimeout(30); s.connect(path)
+f = s.makefile("rwb")
+counter = [0]
+def call(method, params):
+    counter[0] += 1
+    f.write((json.dumps({"jsonrpc": "2.0", "id": counter[0], "method": method, "params": params}) + "\n").encode())
+    f.flush()
+    while True:
+        message = json.loads(f.readline())
+        if message.get("id") == counter[0]:
+            return message
+def request_id(answer):
+    return (answer.get("result") or answer.get("error", {}).get("data") or {}).get("requestID", "?")
+call("session.hello", {"client": {"name": app, "appID": app}, "protocol": 1})
+call("sensors.script", {"sensor": "face", "commands": ["CANCEL"]})
+context = call("context.create", {})["result"]["context"]
+first = call("context.evaluatePolicy", {"policy": 1, "localizedReason": "Unlock", "context": context})
+ids = [request_id(first)]
+call("context.invalidate", {"context": context})
+if mode == "shared" and first.get("error", {}).get("data", {}).get("name") == "userCancel":
+    context = call("context.create", {})["result"]["context"]
+    again = call("context.evaluatePolicy", {"policy": 1, "localizedReason": "Unlock", "context": context})
+    ids.append(request_id(again))
+print(" ".join(ids))
+PY
+
+read -r FIRST SECOND < <(python3 "$WORK/app.py" "$SOCK" com.example.shared shared)
+echo "     shared-context app: cancelled $FIRST, prompted again $SECOND"
+[ -n "${SECOND:-}" ] && [ "$SECOND" != "?" ] || die "the shared-context app did not evaluate twice"
+
+if wait_for 5 entries_with 1 MESSAGE_ID=$REPROMPT LATER_REQUEST_ID="$SECOND"; then
+    journal_json MESSAGE_ID=$REPROMPT LATER_REQUEST_ID="$SECOND" | head -n1 >"$WORK/reprompt.json"
+    field() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get(sys.argv[2], ""))' "$WORK/reprompt.json" "$1"; }
+    check "re-prompt entry (MESSAGE_ID 0b650c4f…) names the cancelled evaluation $FIRST" test "$(field EARLIER_REQUEST_ID)" = "$FIRST"
+    check "re-prompt entry: EARLIER_OUTCOME=userCancel" test "$(field EARLIER_OUTCOME)" = userCancel
+    gap=$(field GAP_MS)
+    check "re-prompt entry: GAP_MS is the gap in ms ($gap), under the 2 s window" python3 -c "import sys; sys.exit(not 0 <= int('$gap') < 2000)"
+    check "re-prompt entry: APP_ID and CLIENT_NAME are the client's" test "$(field APP_ID)/$(field CLIENT_NAME)" = com.example.shared/com.example.shared
+    check "re-prompt entry: PRIORITY=4 (warning)" test "$(field PRIORITY)" = 4
+    echo "     MESSAGE=$(field MESSAGE)"
+else
+    fail "no re-prompt entry (MESSAGE_ID 0b650c4f…) with LATER_REQUEST_ID=$SECOND"
+fi
+check "context-churn entry (MESSAGE_ID 3ae87474…) names $FIRST and $SECOND" \
+    wait_for 5 entries_with 1 MESSAGE_ID=$CHURN EARLIER_REQUEST_ID="$FIRST" LATER_REQUEST_ID="$SECOND"
+
+explained=$(journalctl --no-pager -x MESSAGE_ID=$REPROMPT 2>&1)
+check "journalctl -x shows the catalog subject with the client and gap substituted" \
+    grep -qE "Subject: com.example.shared prompted again [0-9]+ ms after a cancel" <<<"$explained"
+check "journalctl -x explains the fix (treat userCancel as final)" grep -q "treat userCancel, appCancel and systemCancel as" <<<"$explained"
+
+doctor=$("$LOCALAUTHCTL" --socket "$SOCK" doctor 2>&1)
+echo "$doctor" | sed 's/^/     | /'
+check "localauthctl doctor names both requestIDs on one line" \
+    grep -q "evaluated again [0-9]* ms after the user saw userCancel: $FIRST ended with userCancel, then $SECOND prompted again" <<<"$doctor"
+
+# The well-behaved app: same user behaviour, no finding.
+read -r GOOD < <(python3 "$WORK/app.py" "$SOCK" com.example.good guarded)
+echo "     guarded app: cancelled $GOOD, no retry"
+good=$("$LOCALAUTHCTL" --socket "$SOCK" doctor --app com.example.good 2>&1)
+check "localauthctl doctor --app com.example.good: no findings" grep -q "^No findings for com.example.good" <<<"$good"
+# Entries arrive in order: once its evaluation's finish is there, a finding would be too.
+check "its evaluation's start and finish are in the journal" \
+    wait_for 5 entries_with 2 REQUEST_ID="$GOOD"
+check "no finding in the journal for com.example.good" \
+    test "$(journal_json APP_ID=com.example.good | grep -c .)" -eq 0
+
+kill -TERM "$DAEMON"
+wait_for 10 gone "$DAEMON"
+DAEMON=
+finish
