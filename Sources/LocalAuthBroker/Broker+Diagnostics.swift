@@ -104,6 +104,7 @@ extension Broker {
     return [
       "counts": findingCounts, "findings": .array(visible.map(\.json)),
       "kept": .int(configuration.diagnostics.findingsKept), "uptimeMs": .int(diagnosticsNow),
+      "repeatsNotReported": .int(diagnostics.repeatsNotReported),
     ]
   }
 

@@ -8,6 +8,8 @@ final class ClientHistory {
   var lastEnded: EvaluationTrace?
   /// The last invalidation that could start churn: the context, its evaluation, when (ms).
   var invalidation: (contextID: String, requestID: String, at: Int)?
+  /// When each kind of finding was last reported for this client (ms), for the repeat limit.
+  var lastReported: [Finding.Kind: Int] = [:]
 }
 
 /// The detectors and the bounded trace store behind `broker.findings` and `broker.trace`.
@@ -26,6 +28,12 @@ final class EvaluationDiagnostics {
   private(set) var findings: [Finding] = []
   /// Findings of each kind since the daemon started.
   private(set) var counts: [Finding.Kind: Int] = [:]
+  /// Findings counted but not reported (logged, sent, kept): a repeat of the same kind for the
+  /// same client within `repeatInterval` of the last one reported.
+  private(set) var repeatsNotReported = 0
+  /// How long after a reported finding the same kind for the same client is only counted, so a
+  /// client that overlaps in a loop cannot flood the journal: 10 s.
+  static let repeatInterval = 10_000
 
   /// Records a new prompting evaluation and returns what the detectors find about it.
   func submitted(_ trace: EvaluationTrace, configuration: DiagnosticsConfiguration) -> [Finding] {
@@ -66,8 +74,18 @@ final class EvaluationDiagnostics {
     }
     history.active.append(trace)
     keep(trace, in: history, key: key, configuration: configuration)
-    for item in found { remember(item, keeping: configuration.findingsKept) }
-    return found
+    var reported: [Finding] = []
+    for item in found {
+      counts[item.kind, default: 0] += 1
+      if let last = history.lastReported[item.kind], now - last < Self.repeatInterval {
+        repeatsNotReported += 1
+        continue
+      }
+      history.lastReported[item.kind] = now
+      remember(item, keeping: configuration.findingsKept)
+      reported.append(item)
+    }
+    return reported
   }
 
   /// Records how an evaluation ended.
@@ -116,7 +134,6 @@ final class EvaluationDiagnostics {
   }
 
   private func remember(_ finding: Finding, keeping limit: Int) {
-    counts[finding.kind, default: 0] += 1
     findings.append(finding)
     if findings.count > max(limit, 0) { findings.removeFirst(findings.count - max(limit, 0)) }
   }

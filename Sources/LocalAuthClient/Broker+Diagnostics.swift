@@ -48,6 +48,8 @@ public struct FindingsReport: Sendable, Equatable {
   public var findings: [BrokerFinding]
   /// How long the daemon has run, in milliseconds.
   public var uptimeMs: Int
+  /// Findings counted but not listed or logged: repeats of a kind for a client within 10 s.
+  public var repeatsNotReported: Int
 
   /// Reads `broker.findings`'s result.
   public init(json: JSONValue) {
@@ -59,6 +61,7 @@ public struct FindingsReport: Sendable, Equatable {
     self.counts = counts
     findings = (o["findings"]?.arrayValue ?? []).map(BrokerFinding.init(json:))
     uptimeMs = o["uptimeMs"]?.intValue ?? 0
+    repeatsNotReported = o["repeatsNotReported"]?.intValue ?? 0
   }
 }
 

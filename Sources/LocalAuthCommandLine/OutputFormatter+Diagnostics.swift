@@ -17,6 +17,7 @@ extension OutputFormatter {
         "counts": .object(
           JSONObject(Self.kinds.map { JSONMember($0.0, .int(report.counts[$0.0] ?? 0)) })),
         "findings": .array(report.findings.map(findingJSON)), "uptimeMs": .int(report.uptimeMs),
+        "repeatsNotReported": .int(report.repeatsNotReported),
       ])
     }
     let uptime = "localauthd started \(report.uptimeMs / 1000) s ago"
@@ -38,7 +39,9 @@ extension OutputFormatter {
         + Self.kinds.map { "\(counts[$0.0] ?? 0) \($0.1)" }.joined(separator: ", ")
     ]
     if appID == nil && report.findings.count < total {
-      lines.append("(the latest \(report.findings.count) are kept and shown)")
+      lines.append(
+        "(\(report.repeatsNotReported) repeats of a finding within 10 s are counted, not listed; "
+          + "the latest \(report.findings.count) are shown)")
     }
     var clients: [String] = []
     var byClient: [String: [BrokerFinding]] = [:]

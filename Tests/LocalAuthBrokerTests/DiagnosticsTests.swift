@@ -112,6 +112,29 @@ import Testing
     #expect(await findings(app, app: "com.example.other").isEmpty)
   }
 
+  @Test func aClientOverlappingInALoopIsCountedButReportedOncePerTenSeconds() async {
+    let harness = BrokerHarness()
+    let app = await harness.connect()
+    await hello(app, app: "com.example.loop")
+    for _ in 0..<5 {
+      let first = await app.startEvaluation()
+      let second = await app.startEvaluation()
+      _ = harness.face.script([.match(identity: nil), .match(identity: nil)], replace: false)
+      #expect(await app.recorder.waitForResponse(tag: first.tag)?.object != nil)
+      #expect(await app.recorder.waitForResponse(tag: second.tag)?.object != nil)
+    }
+    var result = await app.call(Method.brokerFindings)?.object
+    #expect(result?["counts"]?.objectValue?["overlappingPrompts"] == 5)
+    #expect(result?["findings"]?.arrayValue?.count == 1)
+    #expect(result?["repeatsNotReported"] == 4)
+    harness.clock.advance(by: .seconds(10))
+    _ = await app.startEvaluation()
+    _ = await app.startEvaluation()
+    result = await app.call(Method.brokerFindings)?.object
+    #expect(result?["counts"]?.objectValue?["overlappingPrompts"] == 6)
+    #expect(result?["findings"]?.arrayValue?.count == 2)
+  }
+
   @Test func quietAppsAndSwitchesSilenceTheDetectors() async {
     var configuration = BrokerConfiguration()
     configuration.diagnostics.quietApps = ["com.example.means-it"]
