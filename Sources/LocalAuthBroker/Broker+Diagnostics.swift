@@ -23,7 +23,7 @@ extension Broker {
   func diagnosticsKey(_ client: ClientSession) -> String {
     let uid = client.peer.uid
     return client.appID == "uid-\(uid)"
-      ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(client.appID)"
+      ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(EvaluationTrace.bounded(client.appID))"
   }
 
   /// A prompting evaluation was submitted (queued or about to run): trace it and run the detectors.

@@ -61,10 +61,25 @@ final class EvaluationTrace {
     contextID = evaluation.context.id
     clientPID = evaluation.client.peer.pid
     clientUID = evaluation.client.peer.uid
-    clientName = evaluation.client.name
-    appID = evaluation.client.appID
+    clientName = Self.bounded(evaluation.client.name)
+    appID = Self.bounded(evaluation.client.appID)
     policy = evaluation.policy
     self.submittedAt = submittedAt
+  }
+
+  /// The longest client name or app id a trace keeps, in bytes (session.hello does not bound
+  /// app ids; a longer one is cut at a character boundary).
+  static let textLimit = 256
+
+  /// `text`, cut to at most `textLimit` bytes.
+  static func bounded(_ text: String) -> String {
+    guard text.utf8.count > textLimit else { return text }
+    var result = ""
+    for character in text {
+      guard result.utf8.count + character.utf8.count <= textLimit else { break }
+      result.append(character)
+    }
+    return result
   }
 
   /// Keeps an event unless the evaluation already has `limit` of them.

@@ -246,6 +246,19 @@ import Testing
     #expect(await findings(admin).count == 1)
   }
 
+  @Test func aHugeAppIDIsCutInTracesAndFindings() async {
+    let harness = BrokerHarness()
+    let app = await harness.connect()
+    let huge = String(repeating: "é", count: 20_000)
+    _ = await app.call(Method.hello, ["client": ["name": "big", "appID": .string(huge)]])
+    _ = await app.startEvaluation()
+    _ = await app.startEvaluation()
+    let kept = await traces(app)
+    #expect(kept.count == 2)
+    #expect(kept.allSatisfy { ($0["appID"]?.stringValue?.utf8.count ?? 0) == 256 })
+    #expect(await findings(app).first?["appID"]?.stringValue?.utf8.count == 256)
+  }
+
   @Test func badTraceParamsAreRefused() async {
     let harness = BrokerHarness()
     let client = await harness.connect()
