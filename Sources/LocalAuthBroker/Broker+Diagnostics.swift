@@ -19,11 +19,14 @@ extension Broker {
   var diagnosticsNow: Int { (time.now() - startedAt).milliseconds }
 
   /// How the detectors tell clients apart: uid and app id, or uid and pid before a client
-  /// declares an app id (so unrelated processes of one user are not one client).
-  func diagnosticsKey(_ client: ClientSession) -> String {
-    let uid = client.peer.uid
-    return client.appID == "uid-\(uid)"
-      ? "\(uid) pid \(client.peer.pid)" : "\(uid) app \(EvaluationTrace.bounded(client.appID))"
+  /// says hello (its app id is still the default `uid-N`), so unrelated processes of one user
+  /// are not one client.
+  func diagnosticsKey(_ client: ClientSession) -> ClientKey {
+    let appID = client.appID
+    if appID.utf8.count <= 14 && appID.hasPrefix("uid-") {
+      return ClientKey(uid: client.peer.uid, pid: client.peer.pid, appID: "")
+    }
+    return ClientKey(uid: client.peer.uid, pid: 0, appID: EvaluationTrace.bounded(appID))
   }
 
   /// A prompting evaluation was submitted (queued or about to run): trace it and run the detectors.

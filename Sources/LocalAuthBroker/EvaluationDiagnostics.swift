@@ -1,5 +1,14 @@
+/// How the detectors tell clients apart: uid and app id, or uid and pid (`appID` empty) before
+/// a client declares one.
+struct ClientKey: Hashable {
+  let uid: UInt32
+  let pid: Int32
+  let appID: String
+}
+
 /// One client's recent prompts as the detectors see them. Broker-isolated.
 final class ClientHistory {
+  let key: ClientKey
   /// Traced evaluations, oldest first (at most the per-client bound; evicted ones are gone).
   var traces: [EvaluationTrace] = []
   /// Evaluations queued or running now.
@@ -10,6 +19,8 @@ final class ClientHistory {
   var invalidation: (contextID: String, requestID: String, at: Int)?
   /// When each kind of finding was last reported for this client (ms), for the repeat limit.
   var lastReported: [Finding.Kind: Int] = [:]
+
+  init(key: ClientKey) { self.key = key }
 }
 
 /// The detectors and the bounded trace store behind `broker.findings` and `broker.trace`.
@@ -17,9 +28,9 @@ final class ClientHistory {
 /// Memory is bounded: traces per client and in total (a FIFO ring over all clients), events per
 /// trace, findings kept; a client's history goes with its last trace. Broker-isolated.
 final class EvaluationDiagnostics {
-  private(set) var histories: [String: ClientHistory] = [:]
-  /// Every trace added, oldest first, as (sequence, client key); stale entries are skipped.
-  private var ring: [(sequence: Int, key: String)] = []
+  private(set) var histories: [ClientKey: ClientHistory] = [:]
+  /// Every trace added, oldest first, as (sequence, its client); stale entries are skipped.
+  private var ring: [(sequence: Int, history: ClientHistory)] = []
   private var ringHead = 0
   private var nextSequence = 0
   /// Traces held now, over all clients.
@@ -37,9 +48,14 @@ final class EvaluationDiagnostics {
 
   /// Records a new prompting evaluation and returns what the detectors find about it.
   func submitted(_ trace: EvaluationTrace, configuration: DiagnosticsConfiguration) -> [Finding] {
-    let key = trace.key
-    let history = histories[key] ?? ClientHistory()
-    histories[key] = history
+    let history: ClientHistory
+    if let known = histories[trace.key] {
+      history = known
+    } else {
+      history = ClientHistory(key: trace.key)
+      histories[trace.key] = history
+    }
+    trace.history = history
     var found: [Finding] = []
     let now = trace.submittedAt
     if !configuration.quietApps.contains(trace.appID) {
@@ -73,7 +89,7 @@ final class EvaluationDiagnostics {
       }
     }
     history.active.append(trace)
-    keep(trace, in: history, key: key, configuration: configuration)
+    keep(trace, in: history, configuration: configuration)
     var reported: [Finding] = []
     for item in found {
       counts[item.kind, default: 0] += 1
@@ -91,19 +107,19 @@ final class EvaluationDiagnostics {
   /// Records how an evaluation ended.
   func finished(_ trace: EvaluationTrace, at now: Int) {
     trace.endedAt = now
-    let key = trace.key
-    guard let history = histories[key] else { return }
+    guard let history = trace.history else { return }
+    trace.history = nil
     if let index = history.active.firstIndex(where: { $0 === trace }) {
       history.active.remove(at: index)
     }
     history.lastEnded = trace
-    dropIfEmpty(history, key: key)
+    dropIfEmpty(history)
   }
 
   /// Records that a client invalidated a context; it can start churn when its evaluation is in
   /// flight (`inFlight`) or ended in a cancel within the window.
   func invalidated(
-    contextID: String, inFlight: EvaluationTrace?, key: String, at now: Int,
+    contextID: String, inFlight: EvaluationTrace?, key: ClientKey, at now: Int,
     configuration: DiagnosticsConfiguration
   ) {
     guard configuration.churnDetector, let history = histories[key] else { return }
@@ -139,25 +155,24 @@ final class EvaluationDiagnostics {
   }
 
   private func keep(
-    _ trace: EvaluationTrace, in history: ClientHistory, key: String,
-    configuration: DiagnosticsConfiguration
+    _ trace: EvaluationTrace, in history: ClientHistory, configuration: DiagnosticsConfiguration
   ) {
     nextSequence += 1
     trace.sequence = nextSequence
     history.traces.append(trace)
-    ring.append((nextSequence, key))
+    ring.append((nextSequence, history))
     traceCount += 1
     while history.traces.count > max(configuration.tracePerClient, 1) {
       history.traces.removeFirst()
       traceCount -= 1
     }
     while traceCount > max(configuration.traceTotal, 1), ringHead < ring.count {
-      let (sequence, owner) = ring[ringHead]
+      let (sequence, other) = ring[ringHead]
       ringHead += 1
-      if let other = histories[owner], other.traces.first?.sequence == sequence {
+      if other.traces.first?.sequence == sequence {
         other.traces.removeFirst()
         traceCount -= 1
-        dropIfEmpty(other, key: owner)
+        dropIfEmpty(other)
       }
     }
     compactRing()
@@ -177,8 +192,8 @@ final class EvaluationDiagnostics {
     }
   }
 
-  private func dropIfEmpty(_ history: ClientHistory, key: String) {
-    if history.traces.isEmpty && history.active.isEmpty { histories[key] = nil }
+  private func dropIfEmpty(_ history: ClientHistory) {
+    if history.traces.isEmpty && history.active.isEmpty { histories[history.key] = nil }
   }
 }
 

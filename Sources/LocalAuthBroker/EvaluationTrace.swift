@@ -34,8 +34,11 @@ struct TraceEvent {
 /// What the broker keeps of one prompting evaluation for `broker.trace` and the detectors: ids,
 /// client, times (ms since daemon start), sensor events, feedback and outcome. Broker-isolated.
 final class EvaluationTrace {
-  /// The client key the diagnostics file it under.
-  let key: String
+  /// The client the diagnostics file it under.
+  let key: ClientKey
+  /// Its client's history while it is queued or running (cleared when it ends, which breaks the
+  /// reference cycle through the history's lists).
+  var history: ClientHistory?
   let requestID: String
   let contextID: String
   let clientPID: Int32
@@ -55,7 +58,7 @@ final class EvaluationTrace {
   /// Whether a re-prompt finding already names this evaluation as the cancelled one.
   var repromptReported = false
 
-  init(_ evaluation: Evaluation, key: String, submittedAt: Int) {
+  init(_ evaluation: Evaluation, key: ClientKey, submittedAt: Int) {
     self.key = key
     requestID = evaluation.requestID
     contextID = evaluation.context.id
@@ -94,10 +97,12 @@ final class EvaluationTrace {
   /// Whether it ended with a cancel a re-prompt could follow: userCancel, appCancel or
   /// systemCancel, except a daemon shutdown or a vanished client.
   var endedInCancel: Bool {
-    guard let result, ["userCancel", "appCancel", "systemCancel"].contains(result) else {
+    switch result {
+    case "userCancel", "appCancel", "systemCancel":
+      return reason != "shutdown" && reason != "clientGone"
+    default:
       return false
     }
-    return reason != "shutdown" && reason != "clientGone"
   }
 
   /// The wire form: one line of a trace file.
