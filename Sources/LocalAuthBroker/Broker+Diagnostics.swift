@@ -15,8 +15,8 @@ extension Broker {
     }
   }
 
-  /// Milliseconds since the daemon started, now.
-  var diagnosticsNow: Int { (time.now() - startedAt).milliseconds }
+  /// The clock's time, for traces (converted to milliseconds since start only when shown).
+  var diagnosticsNow: Duration { time.now() }
 
   /// How the detectors tell clients apart: uid and app id, or uid and pid before a client
   /// says hello (its app id is still the default `uid-N`), so unrelated processes of one user
@@ -34,7 +34,9 @@ extension Broker {
     let trace = EvaluationTrace(
       evaluation, key: diagnosticsKey(evaluation.client), submittedAt: diagnosticsNow)
     evaluation.trace = trace
-    for finding in diagnostics.submitted(trace, configuration: configuration.diagnostics) {
+    for finding in diagnostics.submitted(
+      trace, configuration: configuration.diagnostics, origin: startedAt)
+    {
       log.finding(finding)
       monitor(evaluation, "finding", finding.json.objectValue ?? [:])
     }
@@ -56,7 +58,7 @@ extension Broker {
       TraceEvent(
         at: diagnosticsNow,
         what: .capture(
-          sensor: sensor, event: event, askedAt: (askedAt - startedAt).milliseconds,
+          sensor: sensor, event: event, askedAt: askedAt,
           correctPasscode: correct)),
       limit: configuration.diagnostics.traceEventsPerEvaluation)
   }
@@ -106,7 +108,8 @@ extension Broker {
     }
     return [
       "counts": findingCounts, "findings": .array(visible.map(\.json)),
-      "kept": .int(configuration.diagnostics.findingsKept), "uptimeMs": .int(diagnosticsNow),
+      "kept": .int(configuration.diagnostics.findingsKept),
+      "uptimeMs": .int((time.now() - startedAt).milliseconds),
       "repeatsNotReported": .int(diagnostics.repeatsNotReported),
     ]
   }
@@ -118,6 +121,6 @@ extension Broker {
       maySee(trace.clientUID, client) && (appID == nil || trace.appID == appID)
         && (pid == nil || Int(trace.clientPID) == pid)
     }
-    return ["evaluations": .array(traces.map(\.json))]
+    return ["evaluations": .array(traces.map { $0.json(since: startedAt) })]
   }
 }

@@ -16,9 +16,9 @@ final class ClientHistory {
   /// The most recently finished evaluation.
   var lastEnded: EvaluationTrace?
   /// The last invalidation that could start churn: the context, its evaluation, when (ms).
-  var invalidation: (contextID: String, requestID: String, at: Int)?
+  var invalidation: (contextID: String, requestID: String, at: Duration)?
   /// When each kind of finding was last reported for this client (ms), for the repeat limit.
-  var lastReported: [Finding.Kind: Int] = [:]
+  var lastReported: [Finding.Kind: Duration] = [:]
 
   init(key: ClientKey) { self.key = key }
 }
@@ -44,10 +44,13 @@ final class EvaluationDiagnostics {
   private(set) var repeatsNotReported = 0
   /// How long after a reported finding the same kind for the same client is only counted, so a
   /// client that overlaps in a loop cannot flood the journal: 10 s.
-  static let repeatInterval = 10_000
+  static let repeatInterval: Duration = .seconds(10)
 
   /// Records a new prompting evaluation and returns what the detectors find about it.
-  func submitted(_ trace: EvaluationTrace, configuration: DiagnosticsConfiguration) -> [Finding] {
+  /// `origin` is the daemon's start (findings carry milliseconds since then).
+  func submitted(
+    _ trace: EvaluationTrace, configuration: DiagnosticsConfiguration, origin: Duration
+  ) -> [Finding] {
     let history: ClientHistory
     if let known = histories[trace.key] {
       history = known
@@ -61,13 +64,13 @@ final class EvaluationDiagnostics {
     if !configuration.quietApps.contains(trace.appID) {
       if configuration.repromptDetector, let last = history.lastEnded, !last.repromptReported,
         last.endedInCancel, let ended = last.endedAt,
-        now - ended <= configuration.repromptWindow.milliseconds
+        now - ended <= configuration.repromptWindow
       {
         last.repromptReported = true
         found.append(
           finding(
             .repromptAfterCancel, earlier: last.requestID, later: trace, gap: now - ended,
-            outcome: last.result ?? "cancel"))
+            outcome: last.result ?? "cancel", origin: origin))
       }
       if configuration.overlapDetector, history.active.count == 1, let other = history.active.first,
         other.contextID != trace.contextID
@@ -75,17 +78,18 @@ final class EvaluationDiagnostics {
         found.append(
           finding(
             .overlappingPrompts, earlier: other.requestID, later: trace,
-            gap: now - other.submittedAt, outcome: other.startedAt == nil ? "queued" : "running"))
+            gap: now - other.submittedAt, outcome: other.startedAt == nil ? "queued" : "running",
+            origin: origin))
       }
       if configuration.churnDetector, let invalidation = history.invalidation,
         invalidation.contextID != trace.contextID,
-        now - invalidation.at <= configuration.churnWindow.milliseconds
+        now - invalidation.at <= configuration.churnWindow
       {
         history.invalidation = nil
         found.append(
           finding(
             .contextChurn, earlier: invalidation.requestID, later: trace,
-            gap: now - invalidation.at, outcome: "invalidated"))
+            gap: now - invalidation.at, outcome: "invalidated", origin: origin))
       }
     }
     history.active.append(trace)
@@ -105,7 +109,7 @@ final class EvaluationDiagnostics {
   }
 
   /// Records how an evaluation ended.
-  func finished(_ trace: EvaluationTrace, at now: Int) {
+  func finished(_ trace: EvaluationTrace, at now: Duration) {
     trace.endedAt = now
     guard let history = trace.history else { return }
     trace.history = nil
@@ -119,14 +123,14 @@ final class EvaluationDiagnostics {
   /// Records that a client invalidated a context; it can start churn when its evaluation is in
   /// flight (`inFlight`) or ended in a cancel within the window.
   func invalidated(
-    contextID: String, inFlight: EvaluationTrace?, key: ClientKey, at now: Int,
+    contextID: String, inFlight: EvaluationTrace?, key: ClientKey, at now: Duration,
     configuration: DiagnosticsConfiguration
   ) {
     guard configuration.churnDetector, let history = histories[key] else { return }
     if let inFlight {
       history.invalidation = (contextID, inFlight.requestID, now)
     } else if let last = history.lastEnded, last.contextID == contextID, last.endedInCancel,
-      let ended = last.endedAt, now - ended <= configuration.churnWindow.milliseconds
+      let ended = last.endedAt, now - ended <= configuration.churnWindow
     {
       history.invalidation = (contextID, last.requestID, now)
     }
@@ -140,13 +144,14 @@ final class EvaluationDiagnostics {
   }
 
   private func finding(
-    _ kind: Finding.Kind, earlier: String, later trace: EvaluationTrace, gap: Int, outcome: String
+    _ kind: Finding.Kind, earlier: String, later trace: EvaluationTrace, gap: Duration,
+    outcome: String, origin: Duration
   ) -> Finding {
     Finding(
       kind: kind, earlierRequestID: earlier, laterRequestID: trace.requestID,
-      gapMilliseconds: gap, earlierOutcome: outcome, clientPID: trace.clientPID,
+      gapMilliseconds: gap.milliseconds, earlierOutcome: outcome, clientPID: trace.clientPID,
       clientUID: trace.clientUID, clientName: trace.clientName, appID: trace.appID,
-      atMilliseconds: trace.submittedAt)
+      atMilliseconds: (trace.submittedAt - origin).milliseconds)
   }
 
   private func remember(_ finding: Finding, keeping limit: Int) {
@@ -200,6 +205,7 @@ final class EvaluationDiagnostics {
 extension Duration {
   /// The whole milliseconds in this duration.
   var milliseconds: Int {
-    Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    let (seconds, attoseconds) = components
+    return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
   }
 }

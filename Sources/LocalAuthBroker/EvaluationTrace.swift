@@ -5,20 +5,22 @@ import Sensors
 struct TraceEvent {
   enum What {
     /// A sensor answered a capture asked for at `askedAt` (ms since daemon start).
-    case capture(sensor: String, event: CaptureEvent, askedAt: Int, correctPasscode: Bool)
+    case capture(sensor: String, event: CaptureEvent, askedAt: Duration, correctPasscode: Bool)
     /// The broker sent `evaluation.feedback`.
     case feedback(sensor: String, feedback: String, attempt: Int)
   }
 
-  let at: Int
+  let at: Duration
   let what: What
 
-  var json: JSONValue {
+  /// The wire form, with times in milliseconds since `origin` (the daemon's start).
+  func json(since origin: Duration) -> JSONValue {
+    let at = (self.at - origin).milliseconds
     switch what {
     case .capture(let sensor, let event, let askedAt, let correct):
       var object: JSONObject = [
         "atMs": .int(at), "kind": "capture", "sensor": .string(sensor),
-        "event": .string(event.wireName), "askedAtMs": .int(askedAt),
+        "event": .string(event.wireName), "askedAtMs": .int((askedAt - origin).milliseconds),
       ]
       if case .passcode = event { object["correct"] = .bool(correct) }
       return .object(object)
@@ -46,9 +48,9 @@ final class EvaluationTrace {
   let clientName: String
   let appID: String
   let policy: Policy
-  let submittedAt: Int
-  var startedAt: Int?
-  var endedAt: Int?
+  let submittedAt: Duration
+  var startedAt: Duration?
+  var endedAt: Duration?
   var result: String?
   var reason: String?
   var events: [TraceEvent] = []
@@ -58,7 +60,7 @@ final class EvaluationTrace {
   /// Whether a re-prompt finding already names this evaluation as the cancelled one.
   var repromptReported = false
 
-  init(_ evaluation: Evaluation, key: ClientKey, submittedAt: Int) {
+  init(_ evaluation: Evaluation, key: ClientKey, submittedAt: Duration) {
     self.key = key
     requestID = evaluation.requestID
     contextID = evaluation.context.id
@@ -105,19 +107,19 @@ final class EvaluationTrace {
     }
   }
 
-  /// The wire form: one line of a trace file.
-  var json: JSONValue {
-    [
+  /// The wire form: one line of a trace file, times in milliseconds since `origin`.
+  func json(since origin: Duration) -> JSONValue {
+    func ms(_ time: Duration) -> JSONValue { .int((time - origin).milliseconds) }
+    return [
       "requestID": .string(requestID), "context": .string(contextID),
       "clientPID": .int(Int(clientPID)), "clientUID": .int(Int(clientUID)),
       "clientName": .string(clientName), "appID": .string(appID),
-      "policy": .string(policy.name), "submittedMs": .int(submittedAt),
-      "startedMs": startedAt.map(JSONValue.int) ?? .null,
-      "endedMs": endedAt.map(JSONValue.int) ?? .null,
-      "queueWaitMs": startedAt.map { .int($0 - submittedAt) } ?? .null,
+      "policy": .string(policy.name), "submittedMs": ms(submittedAt),
+      "startedMs": startedAt.map(ms) ?? .null, "endedMs": endedAt.map(ms) ?? .null,
+      "queueWaitMs": startedAt.map { .int(($0 - submittedAt).milliseconds) } ?? .null,
       "result": result.map(JSONValue.string) ?? .null,
       "reason": reason.map(JSONValue.string) ?? .null,
-      "events": .array(events.map(\.json)), "droppedEvents": .int(droppedEvents),
+      "events": .array(events.map { $0.json(since: origin) }), "droppedEvents": .int(droppedEvents),
     ]
   }
 }
