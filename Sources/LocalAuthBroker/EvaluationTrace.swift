@@ -72,8 +72,8 @@ final class EvaluationTrace {
     self.submittedAt = submittedAt
   }
 
-  /// The longest client name or app id a trace keeps, in bytes (session.hello does not bound
-  /// app ids; a longer one is cut at a character boundary).
+  /// The longest client name or app id a trace keeps, in bytes (`MaxTextBytes` may allow longer
+  /// ones in session.hello; they are cut at a character boundary).
   static let textLimit = 256
 
   /// `text`, cut to at most `textLimit` bytes.

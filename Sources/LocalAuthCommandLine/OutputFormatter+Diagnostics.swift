@@ -2,7 +2,7 @@ import LocalAuthClient
 import LocalAuthProtocol
 
 /// Output of `doctor`, `trace` and `replay`. Client names, app ids and reasons are chosen by
-/// clients, so every one is escaped (TerminalText) before it reaches a terminal.
+/// clients, so every one is escaped (PrintableText) before it reaches a terminal.
 extension OutputFormatter {
   private static let kinds = [
     ("repromptAfterCancel", "re-prompt after cancel"),
@@ -21,7 +21,7 @@ extension OutputFormatter {
       ])
     }
     let uptime = "localauthd started \(report.uptimeMs / 1000) s ago"
-    let scope = appID.map { " for \(TerminalText.escaped($0))" } ?? ""
+    let scope = appID.map { " for \(PrintableText.escaped($0))" } ?? ""
     guard !report.findings.isEmpty else {
       return
         "No findings\(scope): no evaluation started again after a cancel, no two prompts at once, "
@@ -47,7 +47,7 @@ extension OutputFormatter {
     var byClient: [String: [BrokerFinding]] = [:]
     for finding in report.findings {
       let client =
-        "\(TerminalText.escaped(finding.clientName)) (app \(TerminalText.escaped(finding.appID)), uid \(finding.clientUID))"
+        "\(PrintableText.escaped(finding.clientName)) (app \(PrintableText.escaped(finding.appID)), uid \(finding.clientUID))"
       if byClient[client] == nil { clients.append(client) }
       byClient[client, default: []].append(finding)
     }
@@ -73,9 +73,9 @@ extension OutputFormatter {
   }
 
   private func sentence(_ finding: BrokerFinding) -> String {
-    let earlier = TerminalText.escaped(finding.earlierRequestID)
-    let later = TerminalText.escaped(finding.laterRequestID)
-    let outcome = TerminalText.escaped(finding.earlierOutcome)
+    let earlier = PrintableText.escaped(finding.earlierRequestID)
+    let later = PrintableText.escaped(finding.laterRequestID)
+    let outcome = PrintableText.escaped(finding.earlierOutcome)
     switch finding.kind {
     case "repromptAfterCancel":
       return
@@ -88,7 +88,7 @@ extension OutputFormatter {
         "reset a context and evaluated in a new one: the context of \(earlier) was invalidated, and \(finding.gapMs) ms later \(later) prompted from a new context."
     default:
       return
-        "\(TerminalText.escaped(finding.kind)): \(earlier) then \(later), \(finding.gapMs) ms apart."
+        "\(PrintableText.escaped(finding.kind)): \(earlier) then \(later), \(finding.gapMs) ms apart."
     }
   }
 
@@ -114,30 +114,30 @@ extension OutputFormatter {
     }
     var lines: [String] = []
     for evaluation in trace.evaluations {
-      let name = TerminalText.escaped(evaluation.clientName)
-      let app = TerminalText.escaped(evaluation.appID)
+      let name = PrintableText.escaped(evaluation.clientName)
+      let app = PrintableText.escaped(evaluation.appID)
       lines.append(
         offset(evaluation.submittedMs)
           + "\(evaluation.requestID) \(name) (app \(app), pid \(evaluation.clientPID), uid \(evaluation.clientUID))"
       )
       lines.append(
         String(repeating: " ", count: 11)
-          + "  context \(evaluation.context), \(TerminalText.escaped(evaluation.policy))")
+          + "  context \(evaluation.context), \(PrintableText.escaped(evaluation.policy))")
       if let started = evaluation.startedMs {
         lines.append(
           offset(started) + "  started after \(started - evaluation.submittedMs) ms queued")
       }
       for step in evaluation.steps {
-        let sensor = TerminalText.escaped(step.sensor)
+        let sensor = PrintableText.escaped(step.sensor)
         if step.kind == "capture" {
-          var text = "\(sensor): \(TerminalText.escaped(step.event ?? "?"))"
+          var text = "\(sensor): \(PrintableText.escaped(step.event ?? "?"))"
           if let correct = step.correct { text += correct ? " (correct)" : " (wrong)" }
           if let asked = step.askedAtMs { text += " after \(step.atMs - asked) ms" }
           lines.append(offset(step.atMs) + "  sensor " + text)
         } else {
           lines.append(
             offset(step.atMs)
-              + "  feedback \(TerminalText.escaped(step.feedback ?? "?")) on \(sensor), attempt \(step.attempt ?? 0)"
+              + "  feedback \(PrintableText.escaped(step.feedback ?? "?")) on \(sensor), attempt \(step.attempt ?? 0)"
           )
         }
       }
@@ -147,8 +147,8 @@ extension OutputFormatter {
         )
       }
       if let ended = evaluation.endedMs {
-        var outcome = TerminalText.escaped(evaluation.result ?? "?")
-        if let reason = evaluation.reason { outcome += " (\(TerminalText.escaped(reason)))" }
+        var outcome = PrintableText.escaped(evaluation.result ?? "?")
+        if let reason = evaluation.reason { outcome += " (\(PrintableText.escaped(reason)))" }
         lines.append(offset(ended) + "  ended: " + outcome)
       } else {
         lines.append(String(repeating: " ", count: 11) + "  still queued or running")
@@ -169,7 +169,7 @@ extension OutputFormatter {
     guard !queued.isEmpty else {
       return "nothing to replay: the trace has no sensor events"
     }
-    let sensors = queued.map { "\(TerminalText.escaped($0.sensor)): \($0.queued) commands" }
+    let sensors = queued.map { "\(PrintableText.escaped($0.sensor)): \($0.queued) commands" }
       .joined(separator: ", ")
     return "replaying \(trace.evaluations.count) evaluations; queued \(sensors)"
   }

@@ -153,17 +153,14 @@ public struct OutputFormatter: Sendable {
     ]
     if let pid = event.clientPID { parts.append("pid=\(pid)") }
     if let uid = event.clientUID { parts.append("uid=\(uid)") }
-    if let name = event.params["clientName"]?.stringValue {
-      parts.append("client=\(TerminalText.escaped(name))")
-    }
+    if let name = event.params["clientName"]?.stringValue { parts.append("client=\(name)") }
     if let policy = event.policy { parts.append("policy=\(policy)") }
     for key in [
       "position", "sensor", "feedback", "attempt", "to", "result", "reason", "reused", "kind",
       "earlierRequestID", "gapMs",
     ] {
       if let value = event.params[key], value != .null {
-        parts.append(
-          "\(key)=\(TerminalText.escaped(value.stringValue ?? JSONWriter.string(value)))")
+        parts.append("\(key)=\(value.stringValue ?? JSONWriter.string(value))")
       }
     }
     if let error = event.errorName, event.result == nil { parts.append("error=\(error)") }

@@ -23,7 +23,8 @@ extension MessageID {
 extension DaemonLog {
   /// Logs a finding as a warning with its own MESSAGE_ID, both requestIDs, the client and the gap.
   public func finding(_ finding: Finding) {
-    let name = TerminalText.escaped(finding.clientName)
+    // emit() escapes the whole message; the fields go to the journal as they are.
+    let name = finding.clientName
     event(
       "\(finding.kind.rawValue): client \(name) (pid \(finding.clientPID), uid \(finding.clientUID)) \(finding.summary)",
       messageID: MessageID.finding(finding.kind), priority: 4,

@@ -247,7 +247,9 @@ import Testing
   }
 
   @Test func aHugeAppIDIsCutInTracesAndFindings() async {
-    let harness = BrokerHarness()
+    var configuration = BrokerConfiguration()
+    configuration.maxTextBytes = 65536
+    let harness = BrokerHarness(configuration: configuration)
     let app = await harness.connect()
     let huge = String(repeating: "é", count: 20_000)
     _ = await app.call(Method.hello, ["client": ["name": "big", "appID": .string(huge)]])

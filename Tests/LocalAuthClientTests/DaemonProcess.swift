@@ -20,7 +20,10 @@ final class DaemonProcess: @unchecked Sendable {
   static let controlPath: String? = try? RunningDaemon.binaryPath(
     "localauthctl", environment: "LOCALAUTHCTL_BIN")
 
-  init() throws { daemon = try RunningDaemon(arguments: ["--demo"]) }
+  /// A demo daemon; `config`, if given, is its configuration file (the demo sensors stay).
+  init(config: String? = nil) throws {
+    daemon = try RunningDaemon(arguments: ["--demo"], config: config)
+  }
 
   /// The temporary directory holding the socket and state.
   var directory: URL { URL(fileURLWithPath: daemon.directory) }

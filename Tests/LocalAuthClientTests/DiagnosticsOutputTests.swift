@@ -38,7 +38,7 @@ import Testing
     for output in [doctor, timeline] {
       #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
       #expect(!output.contains("\nlocalauthd: fake line"))
-      #expect(output.contains("App\\x1b]0;pwned\\x07\\nlocalauthd: fake line"))
+      #expect(output.contains("App\\u{1B}]0;pwned\\u{7}\\nlocalauthd: fake line"))
     }
   }
 

@@ -65,8 +65,10 @@ wait_for 5 test -S /run/systemd/journal/socket || die "journald did not create i
 pass "private systemd-journald running (pid $JOURNALD)"
 
 SOCK=$WORK/localauthd.sock
+# Windows far longer than the client needs between requests on a loaded machine.
+printf '[Diagnostics]\nRepromptWindowMs=600000\nChurnWindowMs=600000\n' >"$WORK/localauthd.conf"
 STATE_DIRECTORY=$WORK/state RUNTIME_DIRECTORY=$WORK/run \
-    "$LOCALAUTHD" --socket "$SOCK" --demo >"$WORK/daemon.log" 2>&1 &
+    "$LOCALAUTHD" --socket "$SOCK" --config "$WORK/localauthd.conf" --demo >"$WORK/daemon.log" 2>&1 &
 DAEMON=$!
 wait_for 10 test -S "$SOCK" || die "daemon did not create $SOCK: $(cat "$WORK/daemon.log")"
 
@@ -121,7 +123,7 @@ if wait_for 5 entries_with 1 MESSAGE_ID=$REPROMPT LATER_REQUEST_ID="$SECOND"; th
     check "re-prompt entry (MESSAGE_ID 0b650c4f…) names the cancelled evaluation $FIRST" test "$(field EARLIER_REQUEST_ID)" = "$FIRST"
     check "re-prompt entry: EARLIER_OUTCOME=userCancel" test "$(field EARLIER_OUTCOME)" = userCancel
     gap=$(field GAP_MS)
-    check "re-prompt entry: GAP_MS is the gap in ms ($gap), under the 2 s window" python3 -c "import sys; sys.exit(not 0 <= int('$gap') < 2000)"
+    check "re-prompt entry: GAP_MS is the gap in ms ($gap), within the window" python3 -c "import sys; sys.exit(not 0 <= int('$gap') < 600000)"
     check "re-prompt entry: APP_ID and CLIENT_NAME are the client's" test "$(field APP_ID)/$(field CLIENT_NAME)" = com.example.shared/com.example.shared
     check "re-prompt entry: PRIORITY=4 (warning)" test "$(field PRIORITY)" = 4
     echo "     MESSAGE=$(field MESSAGE)"
