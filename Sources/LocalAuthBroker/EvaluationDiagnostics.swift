@@ -191,8 +191,11 @@ final class EvaluationDiagnostics {
       ringHead = 0
     }
     if ring.count - ringHead > 4 * max(traceCount, 64) {
-      let live = Set(histories.values.flatMap { $0.traces.map(\.sequence) })
-      ring = ring[ringHead...].filter { live.contains($0.sequence) }
+      // A client's traces leave oldest first, so an entry is live exactly when it is not older
+      // than its client's oldest trace.
+      ring = ring[ringHead...].filter { entry in
+        entry.history.traces.first.map { entry.sequence >= $0.sequence } ?? false
+      }
       ringHead = 0
     }
   }

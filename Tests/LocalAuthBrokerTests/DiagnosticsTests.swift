@@ -232,6 +232,30 @@ import Testing
     #expect(last?["droppedEvents"] == 3)
   }
 
+  @Test func manyEvaluationsKeepExactlyTheNewestWithinBothBounds() async {
+    var configuration = BrokerConfiguration()
+    configuration.diagnostics.tracePerClient = 2
+    configuration.diagnostics.traceTotal = 5
+    let harness = BrokerHarness(configuration: configuration, faceDefault: .match)
+    var clients: [TestClient] = []
+    for app in ["a", "b", "c"] {
+      let client = await harness.connect()
+      await hello(client, app: app)
+      clients.append(client)
+    }
+    var all: [String] = []
+    for _ in 0..<200 {
+      for client in clients {
+        if case .success(let value)? = await client.evaluate() {
+          all.append(value.objectValue?["requestID"]?.stringValue ?? "")
+        }
+      }
+    }
+    #expect(all.count == 600)
+    let kept = await traces(clients[0]).map { $0["requestID"]?.stringValue ?? "" }
+    #expect(kept == Array(all.suffix(5)))
+  }
+
   @Test func othersSeeOnlyTheirOwnUsersFindingsAndTraces() async {
     let harness = BrokerHarness()
     let owner = await harness.connect(uid: 1000, gid: 1000)
