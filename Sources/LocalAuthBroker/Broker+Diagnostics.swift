@@ -71,6 +71,13 @@ extension Broker {
       limit: configuration.diagnostics.traceEventsPerEvaluation)
   }
 
+  /// The broker moved the evaluation to another sensor (`evaluation.fallback`).
+  func traceFallback(_ evaluation: Evaluation, to sensor: String, reason: String) {
+    evaluation.trace?.append(
+      TraceEvent(at: diagnosticsNow, what: .fallback(to: sensor, reason: reason)),
+      limit: configuration.diagnostics.traceEventsPerEvaluation)
+  }
+
   /// The evaluation ended with `result`.
   func diagnoseFinished(_ evaluation: Evaluation, _ result: EvaluationResult) {
     guard let trace = evaluation.trace else { return }

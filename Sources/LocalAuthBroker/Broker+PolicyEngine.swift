@@ -41,6 +41,7 @@ extension Broker {
             evaluation, Notification.fallback,
             ["to": "passcode", "reason": .string(fallbackReason(stage))])
           monitor(evaluation, "fallback", ["to": "passcode"])
+          traceFallback(evaluation, to: "passcode", reason: fallbackReason(stage))
         }
       }
       return try await passcodeStage(evaluation)

@@ -8,6 +8,8 @@ struct TraceEvent {
     case capture(sensor: String, event: CaptureEvent, askedAt: Duration, correctPasscode: Bool)
     /// The broker sent `evaluation.feedback`.
     case feedback(sensor: String, feedback: String, attempt: Int)
+    /// The broker sent `evaluation.fallback` (biometry gave way to `to`).
+    case fallback(to: String, reason: String)
   }
 
   let at: Duration
@@ -28,6 +30,11 @@ struct TraceEvent {
       return [
         "atMs": .int(at), "kind": "feedback", "sensor": .string(sensor),
         "feedback": .string(feedback), "attempt": .int(attempt),
+      ]
+    case .fallback(let sensor, let reason):
+      return [
+        "atMs": .int(at), "kind": "fallback", "sensor": .string(sensor),
+        "reason": .string(reason),
       ]
     }
   }

@@ -3,7 +3,8 @@ import LocalAuthProtocol
 /// One sensor event or feedback of a traced evaluation (`broker.trace`), at a millisecond offset
 /// from the daemon's start.
 public struct TraceStep: Sendable, Equatable {
-  /// "capture" (a sensor answered) or "feedback" (the broker told the client).
+  /// "capture" (a sensor answered), "feedback" (the broker told the client) or "fallback"
+  /// (biometry gave way to `sensor`, for `reason`).
   public var kind: String
   /// When it happened (ms since the daemon started).
   public var atMs: Int
@@ -20,6 +21,8 @@ public struct TraceStep: Sendable, Equatable {
   public var feedback: String?
   /// For feedback: the attempt number.
   public var attempt: Int?
+  /// For a fallback: why (userFallback, attemptsExhausted, biometryLockout, biometryDisconnected).
+  public var reason: String?
 
   /// Reads one element of an evaluation's `events`.
   public init(json: JSONValue) {
@@ -32,6 +35,7 @@ public struct TraceStep: Sendable, Equatable {
     correct = o["correct"]?.boolValue
     feedback = o["feedback"]?.stringValue
     attempt = o["attempt"]?.intValue
+    reason = o["reason"]?.stringValue
   }
 }
 

@@ -134,6 +134,10 @@ extension OutputFormatter {
           if let correct = step.correct { text += correct ? " (correct)" : " (wrong)" }
           if let asked = step.askedAtMs { text += " after \(step.atMs - asked) ms" }
           lines.append(offset(step.atMs) + "  sensor " + text)
+        } else if step.kind == "fallback" {
+          lines.append(
+            offset(step.atMs)
+              + "  fallback to \(sensor) (\(PrintableText.escaped(step.reason ?? "?")))")
         } else {
           lines.append(
             offset(step.atMs)

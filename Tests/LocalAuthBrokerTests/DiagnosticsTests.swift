@@ -199,6 +199,22 @@ import Testing
     #expect(await traces(app, ["pid": 1]).isEmpty)
   }
 
+  @Test func aTraceShowsTheFallbackToPasscodeAndWhetherThePasscodeWasRight() async {
+    let harness = BrokerHarness()
+    let app = await harness.connect()
+    _ = harness.face.script([.noMatch, .noMatch, .noMatch], replace: false)
+    _ = harness.passcodeSensor.script([.passcode("9999"), .passcode("1234")], replace: false)
+    #expect(await app.evaluate(.deviceOwnerAuthentication)?.object?["sensor"] == "passcode")
+    let events = (await traces(app)).last?["events"]?.arrayValue?.compactMap(\.objectValue) ?? []
+    let fallback = events.first { $0["kind"] == "fallback" }
+    #expect(fallback?["sensor"] == "passcode" && fallback?["reason"] == "attemptsExhausted")
+    let typed = events.filter { $0["event"] == "passcodeEntered" }
+    #expect(typed.map { $0["correct"] } == [false, true])
+    #expect(
+      events.firstIndex { $0["kind"] == "fallback" }
+        == events.firstIndex { $0["sensor"] == "passcode" })
+  }
+
   @Test func tracesAreBoundedPerClientInTotalAndInEvents() async {
     var configuration = BrokerConfiguration()
     configuration.diagnostics.tracePerClient = 2
