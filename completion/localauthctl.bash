@@ -14,7 +14,7 @@ _localauthctl() {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
-    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff help"
+    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff doctor trace replay help"
     local policies="biometrics owner companion biometrics-or-companion wrist deviceOwnerAuthentication deviceOwnerAuthenticationWithBiometrics deviceOwnerAuthenticationWithCompanion deviceOwnerAuthenticationWithBiometricsOrCompanion deviceOwnerAuthenticationWithWristDetection"
     local global_options="--socket --app-id --json --help"
 
@@ -24,7 +24,7 @@ _localauthctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket | --app-id | --reason | --context-reuse | --requirement | --secret | --secret-file | --data | --file | --out | --payload | --ttl | --policy)
+            --socket | --app-id | --reason | --context-reuse | --requirement | --secret | --secret-file | --data | --file | --out | --payload | --ttl | --policy | --app | --pid | --passcode)
                 [ "$word" = --socket ] && socket=(--socket "${COMP_WORDS[i + 1]}")
                 ((i++))
                 ;;
@@ -52,7 +52,7 @@ _localauthctl() {
             COMPREPLY=($(compgen -W "default biometry biometry-passcode biometryCurrentSet" -- "$cur"))
             return
             ;;
-        --app-id | --reason | --context-reuse | --secret | --data | --payload | --ttl)
+        --app-id | --reason | --context-reuse | --secret | --data | --payload | --ttl | --app | --pid | --passcode)
             return
             ;;
     esac
@@ -91,6 +91,12 @@ _localauthctl() {
         handoff)
             [ $position -eq 1 ] && words="create list authorize redeem"
             options="$options --payload --ttl --reason --policy"
+            ;;
+        doctor) options="$options --app" ;;
+        trace) options="$options --app --pid" ;;
+        replay)
+            [ $position -eq 1 ] && words=$(compgen -f -- "$cur")
+            options="$options --passcode"
             ;;
         help) [ $position -eq 1 ] && words=$commands ;;
     esac

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// One detector finding as `broker.findings` reports it.
@@ -110,7 +110,7 @@ extension Broker {
     -> EvaluationTrace
   {
     let trace = try await trace(appID: appID, pid: pid)
-    try trace.jsonLines.write(toFile: path, atomically: true, encoding: .utf8)
+    try Data(trace.jsonLines.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     return trace
   }
 
@@ -120,7 +120,8 @@ extension Broker {
   public func replayTrace(from path: String, passcode: String? = nil) async throws
     -> EvaluationTrace
   {
-    let trace = try EvaluationTrace(jsonLines: try String(contentsOfFile: path, encoding: .utf8))
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    let trace = try EvaluationTrace(jsonLines: String(decoding: bytes, as: UTF8.self))
     try await replay(trace, passcode: passcode)
     return trace
   }

@@ -1,4 +1,3 @@
-import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
 
@@ -18,12 +17,10 @@ extension CommandRunner {
         standardOutput(output.timeline(trace))
       }
     case .replay(let path, let passcode):
-      let text: String
-      do {
-        text = try String(contentsOfFile: path, encoding: .utf8)
-      } catch {
+      guard let bytes = Self.readFile(path) else {
         throw UsageError("cannot read the trace file \(path)", subcommand: "replay")
       }
+      let text = String(decoding: bytes, as: UTF8.self)
       let trace: EvaluationTrace
       do {
         trace = try EvaluationTrace(jsonLines: text)

@@ -110,7 +110,8 @@ extension OutputFormatter {
       return "No traced evaluations (only evaluations that prompt are traced; see TracePerClient=)."
     }
     func offset(_ ms: Int) -> String {
-      "+\(ms - origin) ms".padding(toLength: 11, withPad: " ", startingAt: 0)
+      let text = "+\(ms - origin) ms"
+      return text.count >= 11 ? text + " " : Self.padded(text, to: 11)
     }
     var lines: [String] = []
     for evaluation in trace.evaluations {

@@ -85,7 +85,9 @@ import Testing
     #expect(inPage, "localauthd.8.scd does not name \(option)")
   }
 
-  @Test(arguments: ConfigurationKeys.broker + ConfigurationKeys.sensor + ConfigurationKeys.appID)
+  @Test(
+    arguments: ConfigurationKeys.broker + ConfigurationKeys.diagnostics + ConfigurationKeys.sensor
+      + ConfigurationKeys.appID)
   func everyConfigurationKeyIsDocumented(key: String) {
     let inReadme = Self.readme.contains("`\(key)=`")
     let inPage = Self.configurationPage.contains("*\(key)=*")
