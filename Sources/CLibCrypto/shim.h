@@ -11,3 +11,5 @@
 #include <openssl/x509.h>
 #include <openssl/encoder.h>
 #include <openssl/decoder.h>
+#include <openssl/hmac.h>
+#include <openssl/crypto.h>

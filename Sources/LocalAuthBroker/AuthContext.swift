@@ -30,6 +30,8 @@ struct ReuseGrant {
   let at: Duration
   /// The policy that succeeded.
   let policy: Policy
+  /// Whose presence it proved.
+  let owner: UInt32
   /// The domain state at the match.
   let domainState: String?
 }

@@ -1,3 +1,4 @@
+import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
@@ -37,11 +38,14 @@ extension Broker {
     return ["subscribed": true]
   }
 
-  func listSensors(for client: ClientSession) -> JSONValue {
-    .object([
+  func listSensors(_ params: ParamReader, for client: ClientSession) throws(RPCError) -> JSONValue {
+    let owner = try requestedOwner(params, client: client)
+    let person = ownerState(owner.uid)
+    return .object([
+      "user": .string(owner.name), "uid": .int(Int(owner.uid)),
       "sensors": .array(
         sensors.drivers.map { driver in
-          let state = driver.state()
+          let state = driver.state(for: owner.uid)
           var entry: JSONObject = [
             "name": .string(state.name), "kind": .string(state.kind.rawValue),
             "available": .bool(state.available), "connected": .bool(state.connected),
@@ -51,13 +55,13 @@ extension Broker {
             entry["enrolled"] = .array(state.enrolled.map { .string($0.identity) })
           }
           if state.kind.isBiometric {
-            entry["lockedOut"] = .bool(device.biometryLockedOut)
-            entry["failedAttempts"] = .int(device.consecutiveBiometricFailures)
+            entry["lockedOut"] = .bool(person.biometryLockedOut)
+            entry["failedAttempts"] = .int(person.consecutiveBiometricFailures)
           } else if state.kind == .passcode {
-            entry["passcodeSet"] = .bool(device.passcode != nil)
+            entry["passcodeSet"] = .bool(person.passcode != nil)
             entry["lockedOut"] = .bool(
-              device.passcodeRetryNotBefore.map { time.now() < $0 } ?? false)
-            entry["failedAttempts"] = .int(device.consecutivePasscodeFailures)
+              person.passcodeRetryNotBefore.map { time.now() < $0 } ?? false)
+            entry["failedAttempts"] = .int(person.consecutivePasscodeFailures)
           } else {
             entry["lockedOut"] = false
             entry["failedAttempts"] = 0
@@ -66,7 +70,7 @@ extension Broker {
             entry["queuedCommands"] = .int(scriptable.queuedCommands)
           }
           return .object(entry)
-        })
+        }),
     ])
   }
 
@@ -97,19 +101,24 @@ extension Broker {
   {
     try requireAdmin(client)
     let driver = try sensor(named: params)
+    let owner = try requestedOwner(params, client: client)
     let identity = try params.nonEmptyString("identity")
-    do {
-      _ = try ScriptCommand.parse(lines: ["ENROLL \(identity)"])
-    } catch {
-      throw .invalidParams("identity", "must be 1–64 letters, digits, '-', '_', '.', '@'")
+    guard ScriptCommand.isSaneIdentity(identity) else {
+      throw .invalidParams("identity", ScriptCommand.identityRule)
     }
-    let enrolled = enroll ? driver.enroll(identity) : driver.unenroll(identity)
+    let enrolled =
+      enroll ? driver.enroll(identity, for: owner.uid) : driver.unenroll(identity, for: owner.uid)
     revalidateAllRights()
     return ["enrolled": .array(enrolled.map(JSONValue.string))]
   }
 
-  func setPasscode(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-    try requireAdmin(client)
+  /// sensors.setPasscode {passcode (4–16 digits, or null to clear), user?, oldPasscode?}: admins set anyone's;
+  /// a user sets their own, proving the old one when one is set. A wrong old passcode counts as a failed
+  /// passcode (with its back-off). Hashing runs off the loop, so the answer comes later.
+  func setPasscode(
+    _ params: ParamReader, client: ClientSession, respond: any Responder
+  ) throws(RPCError) {
+    let owner = try requestedOwner(params, client: client)
     guard params.object.contains("passcode") else {
       throw .invalidParams("passcode", "is required (digits or null)")
     }
@@ -120,15 +129,59 @@ extension Broker {
         throw .invalidParams("passcode", "must be 4–16 digits, or null to clear")
       }
     }
-    device.passcode = passcode
-    device.consecutivePasscodeFailures = 0
-    device.passcodeRetryNotBefore = nil
-    return [:]
+    let old = try params.optionalString("oldPasscode")
+    let current = ownerState(owner.uid)
+    let mustProve = !client.isAdmin && current.passcode != nil
+    if mustProve {
+      guard let old, !old.isEmpty, old.utf8.count <= 64 else {
+        throw RPCError(
+          .permissionDenied, "Changing your passcode needs the current one ('oldPasscode').",
+          data: ["field": "oldPasscode"])
+      }
+      if let notBefore = current.passcodeRetryNotBefore, time.now() < notBefore {
+        throw RPCError(
+          .authenticationFailed, "Too many wrong passcodes; try again later.",
+          data: [
+            "reason": "passcodeDelay",
+            "retryAfterSeconds": .int(Int((notBefore - time.now()).components.seconds)),
+          ])
+      }
+    }
+    Task {
+      if mustProve, let hash = current.passcode, let old {
+        guard await self.hasher.verify(old, against: hash) else {
+          _ = self.passcodeFailed(owner.uid)
+          respond.respond(
+            .failure(
+              RPCError(
+                .authenticationFailed, "The current passcode is wrong.",
+                data: ["field": "oldPasscode", "reason": "wrongPasscode"])))
+          return
+        }
+      }
+      var hash: PasscodeHash?
+      if let passcode {
+        do {
+          hash = try await self.hasher.hash(passcode)
+        } catch {
+          respond.respond(.failure(RPCError(.internalError, "Cannot hash the passcode.")))
+          return
+        }
+      }
+      self.updateOwner(owner.uid) { state in
+        state.passcode = hash
+        state.consecutivePasscodeFailures = 0
+        state.passcodeRetryNotBefore = nil
+      }
+      self.revalidateAllRights()
+      respond.respond(.success(["user": .string(owner.name), "uid": .int(Int(owner.uid))]))
+    }
   }
 
-  func resetLockout(client: ClientSession) throws(RPCError) -> JSONValue {
+  func resetLockout(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
     try requireAdmin(client)
-    device.passcodeSucceeded()
+    let owner = try requestedOwner(params, client: client)
+    updateOwner(owner.uid) { $0.passcodeSucceeded() }
     return [:]
   }
 }

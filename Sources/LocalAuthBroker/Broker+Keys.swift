@@ -16,7 +16,7 @@ extension Broker {
     guard let record = right.persisted else { throw notPersistedError() }
     revalidate(right, of: client)
     guard right.isAuthorized else {
-      if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
+      if enrolledSetChanged(right, of: client) { throw enrolledSetChangedError(right) }
       throw notAuthorizedError(right)
     }
     return (right, record)

@@ -88,17 +88,20 @@ extension Broker {
     }
     context.reuseGrant =
       biometric == true
-      ? ReuseGrant(at: time.now(), policy: evaluation.policy, domainState: domainStateHash) : nil
+      ? ReuseGrant(
+        at: time.now(), policy: evaluation.policy, owner: evaluation.owner.uid,
+        domainState: domainStateHash(owner: evaluation.owner.uid)) : nil
   }
 
   /// Whether the context's last biometric success answers this policy now: the same policy,
-  /// within the reuse window, with the same enrolled set and biometry usable (not locked out).
-  func mayReuse(_ context: AuthContext, for policy: Policy) -> Bool {
+  /// within the reuse window, for the same owner, with the same enrolled set and biometry usable
+  /// (not locked out).
+  func mayReuse(_ context: AuthContext, for policy: Policy, owner: UInt32) -> Bool {
     guard context.options.reuseDuration > 0, let grant = context.reuseGrant,
-      grant.policy == policy,
+      grant.policy == policy, grant.owner == owner,
       time.now() - grant.at <= .milliseconds(Int64(context.options.reuseDuration * 1000)),
-      case .success = biometryAvailability(),
-      grant.domainState == domainStateHash
+      case .success = biometryAvailability(owner: owner),
+      grant.domainState == domainStateHash(owner: owner)
     else { return false }
     return true
   }

@@ -21,17 +21,22 @@ extension Broker {
       case Method.domainState: return .success(try domainState(params, client: client))
       case Method.brokerStatus: return .success(status())
       case Method.brokerMonitor: return .success(startMonitoring(client))
-      case Method.sensorsList: return .success(listSensors(for: client))
+      case Method.sensorsList: return .success(try listSensors(params, for: client))
       case Method.sensorsScript: return .success(try scriptSensor(params, client: client))
       case Method.sensorsEnroll:
         return .success(try changeEnrollment(params, client: client, enroll: true))
       case Method.sensorsUnenroll:
         return .success(try changeEnrollment(params, client: client, enroll: false))
-      case Method.sensorsSetPasscode: return .success(try setPasscode(params, client: client))
-      case Method.sensorsResetLockout: return .success(try resetLockout(client: client))
+      case Method.sensorsSetPasscode:
+        try setPasscode(params, client: client, respond: makeResponder())
+        return nil
+      case Method.sensorsResetLockout: return .success(try resetLockout(params, client: client))
       default:
         if let answer = try handleDiagnostics(request, params: params, client: client) {
           return answer
+        }
+        if let answer = try handleAgent(request, params: params, client: client) {
+          return .success(answer)
         }
         if let answer = try handleRights(
           request, params: params, client: client, makeResponder: makeResponder)
@@ -131,11 +136,12 @@ extension Broker {
     -> JSONValue
   {
     let policy = try params.policy()
+    let owner = try requestedOwnerUID(params, client: client)
     let biometry = JSONValue.string(biometryType.rawValue)
     if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
     }
-    switch availability(of: policy) {
+    switch availability(of: policy, owner: owner) {
     case .success: return ["canEvaluate": true, "biometryType": biometry]
     case .failure(let code):
       return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]
@@ -184,7 +190,8 @@ extension Broker {
     if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
       throw RPCError(.invalidContext)
     }
-    return ["biometry": ["stateHash": domainStateHash.map(JSONValue.string) ?? .null]]
+    let owner = try requestedOwnerUID(params, client: client)
+    return ["biometry": ["stateHash": domainStateHash(owner: owner).map(JSONValue.string) ?? .null]]
   }
 
   // MARK: Evaluation
@@ -195,8 +202,9 @@ extension Broker {
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
     let policy = try params.policy()
     let reason = try params.nonEmptyString("localizedReason")
+    let owner = try requestedOwner(params, client: client)
     return try startEvaluation(
-      client: client, policy: policy, reason: reason,
+      client: client, policy: policy, reason: reason, owner: owner,
       contextID: try params.optionalString("context"), rpcID: rpcID,
       makeResponder: makeResponder)
   }
@@ -205,7 +213,8 @@ extension Broker {
   /// prompt is needed or possible, else queues it and returns nil. `transform` turns the outcome into
   /// the method's own answer (it also runs for immediate outcomes).
   func startEvaluation(
-    client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
+    client: ClientSession, policy: Policy, reason: String, owner: SensorOwner? = nil,
+    contextID: String?, rpcID: RequestID?,
     makeResponder: () -> any Responder, allowReuse: Bool = true,
     transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
@@ -225,7 +234,7 @@ extension Broker {
     }
     let evaluation = Evaluation(
       requestID: makeUUID(), client: client, context: context, policy: policy, reason: reason,
-      rpcID: rpcID,
+      owner: owner ?? defaultOwner(of: client), rpcID: rpcID,
       responder: DiscardingResponder())
     evaluation.mayReuse = allowReuse
     if let immediate = immediateOutcome(evaluation) {
@@ -243,10 +252,12 @@ extension Broker {
   private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
     let context = evaluation.context
     if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
-    if case .failure(let code) = availability(of: evaluation.policy) {
+    if case .failure(let code) = availability(of: evaluation.policy, owner: evaluation.owner.uid) {
       return .failure(error(code, evaluation))
     }
-    if evaluation.mayReuse && mayReuse(context, for: evaluation.policy) {
+    if evaluation.mayReuse
+      && mayReuse(context, for: evaluation.policy, owner: evaluation.owner.uid)
+    {
       return success(evaluation, sensor: nil, reused: true)
     }
     if !evaluation.client.interactive || context.options.interactionNotAllowed {

@@ -23,15 +23,17 @@ extension Broker {
   }
 
   private func runPolicy(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
+    let owner = evaluation.owner.uid
     switch evaluation.policy {
     case .deviceOwnerAuthenticationWithBiometrics:
-      guard case .success(let sensor) = biometryAvailability() else {
+      guard case .success(let sensor) = biometryAvailability(owner: owner) else {
         return .failure(
-          error(availabilityError(.deviceOwnerAuthenticationWithBiometrics), evaluation))
+          error(
+            availabilityError(.deviceOwnerAuthenticationWithBiometrics, owner: owner), evaluation))
       }
       return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
     case .deviceOwnerAuthentication:
-      if case .success(let sensor) = biometryAvailability() {
+      if case .success(let sensor) = biometryAvailability(owner: owner) {
         let stage = try await biometricStage(evaluation, sensor)
         switch stage {
         case .matched(let name): return success(evaluation, sensor: name)
@@ -40,6 +42,9 @@ extension Broker {
           notify(
             evaluation, Notification.fallback,
             ["to": "passcode", "reason": .string(fallbackReason(stage))])
+          notifyAgent(
+            evaluation, Notification.agentFeedback,
+            ["feedback": "fallback", "to": "passcode", "reason": .string(fallbackReason(stage))])
           monitor(evaluation, "fallback", ["to": "passcode"])
           traceFallback(evaluation, to: "passcode", reason: fallbackReason(stage))
         }
@@ -48,28 +53,42 @@ extension Broker {
     case .deviceOwnerAuthenticationWithCompanion, .deviceOwnerAuthenticationWithWristDetection:
       return try await companionStage(evaluation)
     case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
-      if case .success(let sensor) = biometryAvailability() {
+      if case .success(let sensor) = biometryAvailability(owner: owner) {
         return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
       }
       return try await companionStage(evaluation)
     }
   }
 
-  /// One presentation on a sensor; throws when the evaluation was cancelled meanwhile.
+  /// One presentation on a sensor, or the person's answer from the prompt agent, whichever comes first;
+  /// throws when the evaluation was cancelled meanwhile.
   private func nextEvent(from sensor: any SensorDriver, for evaluation: Evaluation, attempt: Int)
     async throws
     -> CaptureEvent
   {
     let asked = time.now()
-    let event = try await sensor.capture(
-      CaptureRequest(requestID: evaluation.requestID, attempt: attempt))
+    let request = CaptureRequest(
+      requestID: evaluation.requestID, attempt: attempt, owner: evaluation.owner)
+    let event: CaptureEvent
+    if evaluation.agent == nil {
+      event = try await sensor.capture(request)
+    } else {
+      let answers = evaluation.answers
+      event = try await withThrowingTaskGroup(of: CaptureEvent.self) { group in
+        group.addTask { try await sensor.capture(request) }
+        group.addTask { try await answers.next().event }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw CancellationError() }
+        return first
+      }
+    }
     try Task.checkCancellation()
     traceCapture(evaluation, sensor: sensor.name, event: event, askedAt: asked)
     return event
   }
 
-  func availabilityError(_ policy: Policy) -> ErrorCode {
-    if case .failure(let code) = availability(of: policy) { return code }
+  func availabilityError(_ policy: Policy, owner: UInt32) -> ErrorCode {
+    if case .failure(let code) = availability(of: policy, owner: owner) { return code }
     return .authenticationFailed
   }
 
@@ -114,6 +133,7 @@ extension Broker {
     ]
     params.members.append(contentsOf: extra.members)
     notify(evaluation, Notification.feedback, params)
+    notifyAgent(evaluation, Notification.agentFeedback, params)
     monitor(evaluation, "feedback", params)
     traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)
   }
@@ -132,15 +152,21 @@ extension Broker {
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match:
-        device.consecutiveBiometricFailures = 0
+        if ownerState(evaluation.owner.uid).consecutiveBiometricFailures != 0 {
+          updateOwner(evaluation.owner.uid) { $0.consecutiveBiometricFailures = 0 }
+        }
         return .matched(sensor: sensor.name)
       case .noMatch, .passcode:
         failures += 1
-        device.consecutiveBiometricFailures += 1
-        if device.consecutiveBiometricFailures >= configuration.lockoutThreshold {
-          device.biometryLockedOut = true
+        let threshold = configuration.lockoutThreshold
+        updateOwner(evaluation.owner.uid) { state in
+          state.consecutiveBiometricFailures += 1
+          if state.consecutiveBiometricFailures >= threshold { state.biometryLockedOut = true }
+        }
+        let person = ownerState(evaluation.owner.uid)
+        if person.biometryLockedOut {
           log.notice(
-            "biometry locked out after \(device.consecutiveBiometricFailures) consecutive failed matches"
+            "biometry locked out for uid \(person.uid) after \(person.consecutiveBiometricFailures) consecutive failed matches"
           )
           feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["lockout": true])
           return .lockedOut
@@ -173,13 +199,25 @@ extension Broker {
   /// The passcode prompt: tries until right or cancelled; from the configured failure on, each
   /// further try waits out an escalating delay on the injected clock.
   private func passcodeStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
-    guard case .success(let sensor) = passcodeAvailability() else {
+    let owner = evaluation.owner.uid
+    guard case .success(let sensor) = passcodeAvailability(owner: owner) else {
       return .failure(error(.passcodeNotSet, evaluation))
     }
     evaluation.sensor = sensor.name
+    if evaluation.agent == nil, (sensor as? any ScriptableSensor)?.hasScriptedInput != true {
+      // Someone must type the passcode, and nobody can: no agent shows the prompt, no script stands in.
+      return .failure(
+        error(
+          .notInteractive, evaluation, reason: "noAgent",
+          message:
+            "No prompt agent is registered for \(evaluation.owner.name) to ask for the passcode; run 'localauthctl agent'."
+        ))
+    }
+    evaluation.askingForPasscode = true
+    notifyAgent(evaluation, Notification.agentPasscode, ["sensor": .string(sensor.name)])
     var attempt = 0
     while true {
-      if let notBefore = device.passcodeRetryNotBefore, time.now() < notBefore {
+      if let notBefore = ownerState(owner).passcodeRetryNotBefore, time.now() < notBefore {
         let wait = notBefore - time.now()
         feedback(
           evaluation, sensor.name, "passcodeDelay", attempt: attempt,
@@ -190,21 +228,21 @@ extension Broker {
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match:
-        device.passcodeSucceeded()
+        updateOwner(owner) { $0.passcodeSucceeded() }
         return success(evaluation, sensor: sensor.name)
-      case .passcode(let digits) where digits == device.passcode:
-        device.passcodeSucceeded()
-        return success(evaluation, sensor: sensor.name)
-      case .passcode, .noMatch:
-        device.consecutivePasscodeFailures += 1
-        let failures = device.consecutivePasscodeFailures
-        if failures >= configuration.passcodeDelayFromFailure, !configuration.passcodeDelays.isEmpty
-        {
-          let index = min(
-            failures - configuration.passcodeDelayFromFailure,
-            configuration.passcodeDelays.count - 1)
-          device.passcodeRetryNotBefore = time.now() + configuration.passcodeDelays[index]
+      case .passcode(let digits):
+        if let hash = ownerState(owner).passcode, await hasher.verify(digits, against: hash) {
+          try Task.checkCancellation()
+          updateOwner(owner) { $0.passcodeSucceeded() }
+          return success(evaluation, sensor: sensor.name)
         }
+        try Task.checkCancellation()
+        let failures = passcodeFailed(owner)
+        feedback(
+          evaluation, sensor.name, "wrongPasscode", attempt: attempt,
+          extra: ["failures": .int(failures)])
+      case .noMatch:
+        let failures = passcodeFailed(owner)
         feedback(
           evaluation, sensor.name, "wrongPasscode", attempt: attempt,
           extra: ["failures": .int(failures)])
@@ -221,10 +259,25 @@ extension Broker {
     }
   }
 
+  /// Counts a wrong passcode for `owner` and starts the escalating delay once past the threshold.
+  func passcodeFailed(_ owner: UInt32) -> Int {
+    let from = configuration.passcodeDelayFromFailure
+    let delays = configuration.passcodeDelays
+    let now = time.now()
+    updateOwner(owner) { state in
+      state.consecutivePasscodeFailures += 1
+      let failures = state.consecutivePasscodeFailures
+      if failures >= from, !delays.isEmpty {
+        state.passcodeRetryNotBefore = now + delays[min(failures - from, delays.count - 1)]
+      }
+    }
+    return ownerState(owner).consecutivePasscodeFailures
+  }
+
   /// The companion (watch) approval.
   private func companionStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError>
   {
-    guard case .success(let sensor) = companionAvailability() else {
+    guard case .success(let sensor) = companionAvailability(owner: evaluation.owner.uid) else {
       return .failure(error(.companionNotAvailable, evaluation))
     }
     evaluation.sensor = sensor.name

@@ -112,16 +112,16 @@ extension Broker {
   }
 
   /// Whether a biometryCurrentSet right's enrolled set has changed since it was bound.
-  func enrolledSetChanged(_ right: AuthRight) -> Bool {
+  func enrolledSetChanged(_ right: AuthRight, of client: ClientSession) -> Bool {
     guard right.requirement == .biometryCurrentSet, let bound = right.boundDomainState else {
       return false
     }
-    return domainStateHash != bound
+    return domainStateHash(owner: defaultOwnerUID(of: client)) != bound
   }
 
   /// Drops an authorization the enrolled set no longer backs; call before reading or using a right.
   func revalidate(_ right: AuthRight, of client: ClientSession) {
-    if right.isAuthorized && enrolledSetChanged(right) {
+    if right.isAuthorized && enrolledSetChanged(right, of: client) {
       setState(right, RightStateName.notAuthorized, of: client)
     }
   }
@@ -150,7 +150,8 @@ extension Broker {
   {
     let requirement = try RightRequirement(params: params)
     let right = AuthRight(
-      id: Self.makeRightID(), requirement: requirement, boundDomainState: domainStateHash)
+      id: Self.makeRightID(), requirement: requirement,
+      boundDomainState: domainStateHash(owner: defaultOwnerUID(of: client)))
     try register(right, for: client)
     return ["right": .string(right.id)]
   }
@@ -167,7 +168,7 @@ extension Broker {
         .alreadyInProgress, "The right is already being authorized.",
         data: ["requestID": .string(busy)])
     }
-    if enrolledSetChanged(right) {
+    if enrolledSetChanged(right, of: client) {
       setState(right, RightStateName.notAuthorized, of: client)
       throw enrolledSetChangedError(right)
     }
@@ -197,12 +198,12 @@ extension Broker {
     right.authorizing = nil
     switch outcome {
     case .success(let value):
-      if enrolledSetChanged(right) {
+      if enrolledSetChanged(right, of: client) {
         setState(right, RightStateName.notAuthorized, of: client)
         return .failure(enrolledSetChangedError(right))
       }
       if right.requirement == .biometryCurrentSet && right.boundDomainState == nil {
-        right.boundDomainState = domainStateHash
+        right.boundDomainState = domainStateHash(owner: defaultOwnerUID(of: client))
       }
       setState(right, RightStateName.authorized, of: client)
       let result = value.objectValue ?? [:]
@@ -221,8 +222,12 @@ extension Broker {
   {
     let right = try right(params, of: client)
     revalidate(right, of: client)
-    if enrolledSetChanged(right) { throw enrolledSetChangedError(right) }
-    if case .failure(let code) = availability(of: right.requirement.policy) { throw RPCError(code) }
+    if enrolledSetChanged(right, of: client) { throw enrolledSetChangedError(right) }
+    if case .failure(let code) = availability(
+      of: right.requirement.policy, owner: defaultOwnerUID(of: client))
+    {
+      throw RPCError(code)
+    }
     return [:]
   }
 

@@ -88,7 +88,8 @@ extension Broker {
     guard right.isAuthorized else { throw notAuthorizedError(right) }
     let owner = owner(of: client)
     let hash =
-      right.requirement == .biometryCurrentSet ? right.boundDomainState ?? domainStateHash : nil
+      right.requirement == .biometryCurrentSet
+      ? right.boundDomainState ?? domainStateHash(owner: defaultOwnerUID(of: client)) : nil
     let requirement = right.requirement.storedName
     let record = try await withStoreOffLoop { store in
       try store.saveRight(

@@ -1,3 +1,4 @@
+import LocalAuthCrypto
 import LocalAuthProtocol
 import RightStore
 import Sensors
@@ -17,7 +18,17 @@ public actor Broker {
   let rightStore: RightStore?
   /// Where store writes run, off the event loop.
   let storeWorker = StoreWorker()
-  var device = DeviceState()
+  /// Every owner's state by uid (loaded once at start from the store, written through the store worker).
+  var owners: [UInt32: OwnerState] = [:]
+  /// Where passcode hashes are computed, off the event loop.
+  let hasher = PasscodeHasher()
+  /// The key of domainState digests: derived from the device key, or random for a run without a store.
+  let digestKey: [UInt8]
+  /// Registered prompt agents, newest last.
+  var agents: [PromptAgent] = []
+  /// The setup owner's account, looked up once (device mode).
+  var setupOwnerAccount: SensorOwner?
+  var nextAgentNumber = 0
   var clients: [Int: ClientSession] = [:]
   var nextClientNumber = 0
   var queue: [Evaluation] = []
@@ -56,8 +67,18 @@ public actor Broker {
     self.log = log
     self.executor = executor
     self.version = version
-    device.passcode = passcode
     startedAt = time.now()
+    digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
+    owners = Self.loadOwners(from: rightStore, time: time, log: log)
+    if let passcode {
+      log.notice(
+        "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
+      )
+      let uid = configuration.setupOwner
+      var state = owners[uid] ?? OwnerState(uid: uid)
+      state.passcode = hasher.hashNow(passcode)
+      owners[uid] = state
+    }
   }
 
   // MARK: Clients
@@ -91,6 +112,7 @@ public actor Broker {
     }
     client.contexts.removeAll()
     dropRights(of: client)
+    unregisterAgent(of: client)
   }
 
   /// The number of connected clients.
@@ -131,9 +153,10 @@ public actor Broker {
     serveTurn += 1
     lastServedTurn[evaluation.client.peer.uid] = serveTurn
     traceStarted(evaluation)
-    evaluation.sensor = plannedSensor(for: evaluation.policy)
+    evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
     notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
     monitor(evaluation, "started", [:])
+    showPrompt(evaluation)
     log.evaluationStarted(record(evaluation))
     evaluation.deadline = time.now() + configuration.promptTimeout
     watchPromptDeadline()
@@ -172,6 +195,8 @@ public actor Broker {
     var event: JSONObject = ["result": .string(result.name)]
     if let reason = result.reason { event["reason"] = .string(reason) }
     monitor(evaluation, "finished", event)
+    notifyAgent(evaluation, Notification.agentEnded, event)
+    evaluation.agent = nil
     let delivered = evaluation.transform?(outcome) ?? outcome
     if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
     if wasRunning && running === evaluation {
@@ -284,6 +309,21 @@ public actor Broker {
   ) {
     self.configuration = configuration
     self.sensors = sensors
-    if let passcode { device.passcode = passcode }
+    guard let change = passcode else { return }
+    let owner = configuration.setupOwner
+    guard let passcode = change else {
+      updateOwner(owner) { $0.passcode = nil }
+      return
+    }
+    log.notice(
+      "Passcode= in the configuration sets the passcode of uid \(owner); use it for simulations only"
+    )
+    Task {
+      guard let hash = try? await self.hasher.hash(passcode) else { return }
+      self.updateOwner(owner) { $0.passcode = hash }
+    }
   }
+
+  /// Waits until every queued state write has reached the store (before the daemon exits).
+  public nonisolated func flushStateWrites() { storeWorker.drain() }
 }

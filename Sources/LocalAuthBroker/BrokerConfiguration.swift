@@ -39,6 +39,12 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var passcodeDelays: [Duration] = [
     .seconds(60), .seconds(300), .seconds(900), .seconds(3600),
   ]
+  /// Per-user owners (the default) or one device owner.
+  public var ownerMode: OwnerMode = .perUser
+  /// The account that start-up enrollments, `Passcode=` and script ENROLL belong to; in device mode, the one owner.
+  public var setupOwner: UInt32 = 0
+  /// Prompt agents one uid may register at a time.
+  public var maxAgentsPerUser = 8
   /// The group whose members may administer sensors (besides root); nil for root only.
   public var adminGroupID: UInt32? = nil
   /// The evaluation detectors and traces (the `[Diagnostics]` section).

@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import Sensors
 
 /// Who is on the other end of a connection, as the kernel says (SO_PEERCRED), never as the client claims.
 public struct PeerIdentity: Sendable, Equatable {
@@ -80,6 +81,10 @@ public final class ClientSession: @unchecked Sendable {
       invalidatedContexts.remove(invalidationOrder.removeFirst())
     }
   }
+  /// The account behind the connection (its own owner in per-user mode), looked up once.
+  lazy var owner: SensorOwner = Accounts.owner(uid: peer.uid)
+  /// The prompt agent this connection registered, if any.
+  var agent: PromptAgent?
   var queuedCount = 0
   var evaluations: [String: Evaluation] = [:]
   var rights: [String: AuthRight] = [:]

@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import Sensors
 
 /// One evaluatePolicy request: queued, then running, then finished exactly once. Broker-isolated.
 final class Evaluation {
@@ -9,6 +10,14 @@ final class Evaluation {
   let context: AuthContext
   let policy: Policy
   let reason: String
+  /// Whose presence is asked for.
+  let owner: SensorOwner
+  /// The prompt agent showing this evaluation, if one was found when it started.
+  var agent: PromptAgent?
+  /// The person's answers from the agent, waiting for the running capture.
+  let answers = AgentAnswers()
+  /// Whether the prompt now asks for the passcode (an agent may then answer with one).
+  var askingForPasscode = false
   let rpcID: RequestID?
   var responder: any Responder
   var phase: Phase = .queued
@@ -27,8 +36,9 @@ final class Evaluation {
 
   init(
     requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,
-    rpcID: RequestID?, responder: any Responder
+    owner: SensorOwner, rpcID: RequestID?, responder: any Responder
   ) {
+    self.owner = owner
     self.requestID = requestID
     self.client = client
     self.context = context

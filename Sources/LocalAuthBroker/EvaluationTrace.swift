@@ -4,8 +4,10 @@ import Sensors
 /// One thing that happened during a traced evaluation, at a millisecond offset from daemon start.
 struct TraceEvent {
   enum What {
-    /// A sensor answered a capture asked for at `askedAt` (ms since daemon start).
-    case capture(sensor: String, event: CaptureEvent, askedAt: Duration, correctPasscode: Bool)
+    /// A sensor answered a capture asked for at `askedAt` (ms since daemon start). Whether a typed
+    /// passcode was the right one is known at once only for `Passcode=` of the configuration (a stored
+    /// passcode is a slow hash, checked off the loop): nil otherwise.
+    case capture(sensor: String, event: CaptureEvent, askedAt: Duration, correctPasscode: Bool?)
     /// The broker sent `evaluation.feedback`.
     case feedback(sensor: String, feedback: String, attempt: Int)
     /// The broker sent `evaluation.fallback` (biometry gave way to `to`).
@@ -24,7 +26,7 @@ struct TraceEvent {
         "atMs": .int(at), "kind": "capture", "sensor": .string(sensor),
         "event": .string(event.wireName), "askedAtMs": .int((askedAt - origin).milliseconds),
       ]
-      if case .passcode = event { object["correct"] = .bool(correct) }
+      if case .passcode = event, let correct { object["correct"] = .bool(correct) }
       return .object(object)
     case .feedback(let sensor, let feedback, let attempt):
       return [

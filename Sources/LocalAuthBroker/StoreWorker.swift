@@ -11,4 +11,14 @@ final class StoreWorker: Sendable {
       queue.async { continuation.resume(with: Result { try body() }) }
     }
   }
+
+  /// Queues `body` on the store's thread without waiting for it (state writes nobody awaits).
+  func submit(_ body: @escaping @Sendable () -> Void) {
+    queue.async(execute: body)
+  }
+
+  /// Waits until everything queued so far has run (shutdown: queued state writes reach the disk).
+  func drain() {
+    queue.sync {}
+  }
 }

@@ -160,6 +160,14 @@ public enum ConfigurationParser {
     case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
     case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))
     case "AdminGroup": c.adminGroup = value.isEmpty ? nil : value
+    case "Owners":
+      guard let mode = OwnerMode(rawValue: value) else { throw .init("must be user or device") }
+      c.broker.ownerMode = mode
+    case "SetupOwner":
+      guard !value.isEmpty, value.utf8.count <= 64, !value.contains(" ") else {
+        throw .init("must be an account name or a uid")
+      }
+      c.setupOwner = value
     case "ExitOnIdleSec": c.exitOnIdleSeconds = try integer(value, 0...86_400)
     default: throw .init("unknown key in [Broker]")
     }
@@ -181,10 +189,8 @@ public enum ConfigurationParser {
     case "Enrolled" where value.isEmpty: s.enrolled = []
     case "Enrolled":
       let names = value.split(separator: " ").map(String.init)
-      for name in names {
-        do { _ = try ScriptCommand.parse(lines: ["ENROLL \(name)"]) } catch {
-          throw .init("bad identity \(name)")
-        }
+      for name in names where !ScriptCommand.isSaneIdentity(name) {
+        throw .init("bad identity: \(ScriptCommand.identityRule)")
       }
       s.enrolled.append(contentsOf: names)
     case "Script" where value.isEmpty: s.script = []

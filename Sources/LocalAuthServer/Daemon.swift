@@ -67,6 +67,7 @@ public final class Daemon {
     broker.adminGroupID = configuration.adminGroup.flatMap { name in
       getgrnam(name).map { $0.pointee.gr_gid }
     }
+    broker.setupOwner = configuration.setupOwnerUID
     return broker
   }
 
@@ -114,6 +115,7 @@ public final class Daemon {
     log.flush()
     notifier.ready(status: statusLine())
     loop.run()
+    broker.flushStateWrites()
     log.flush()
     if let boundPath { unlink(boundPath) }
     return exitStatus
@@ -133,7 +135,7 @@ public final class Daemon {
     log.event("localauthd \(version) serving on \(listening)", messageID: MessageID.daemonStarted)
     if options.demo {
       log.notice(
-        "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode)"
+        "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode); both belong to uid \(configuration.setupOwnerUID) (the user running the daemon)"
       )
     }
   }

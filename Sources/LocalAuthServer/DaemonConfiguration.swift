@@ -1,3 +1,4 @@
+import Glibc
 import LocalAuthBroker
 import Sensors
 
@@ -37,6 +38,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public var limits = ConnectionLimits()
   /// AdminGroup= the group whose members may administer sensors (default "localauth"; missing → root only).
   public var adminGroup: String? = "localauth"
+  /// SetupOwner= the account (name or uid) that `Enrolled=`, `Passcode=` and script ENROLL belong to, and the
+  /// one owner in device mode; nil: the account the daemon runs as.
+  public var setupOwner: String?
   /// ExitOnIdleSec= when socket-activated and no client is connected (0: never).
   public var exitOnIdleSeconds = 0
   /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
@@ -67,5 +71,15 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// The device passcode configured on the passcode sensor, if any.
   public var passcode: String? {
     sensors.first { $0.kind == .passcode && $0.passcode != nil }?.passcode
+  }
+}
+
+extension DaemonConfiguration {
+  /// The uid of `SetupOwner=`: a uid, or an account name looked up with getpwnam; the daemon's own uid when
+  /// unset or unknown.
+  public var setupOwnerUID: UInt32 {
+    guard let name = setupOwner else { return getuid() }
+    if let uid = UInt32(name) { return uid }
+    return getpwnam(name).map { $0.pointee.pw_uid } ?? getuid()
   }
 }

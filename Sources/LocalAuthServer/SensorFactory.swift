@@ -26,7 +26,8 @@ extension SensorRegistry {
           setup: SimulatedSensor.Setup(
             available: sensor.available, removable: sensor.removable, enrolled: sensor.enrolled,
             defaultBehavior: sensor.defaultBehavior,
-            defaultDelay: .milliseconds(sensor.defaultDelayMilliseconds), script: sensor.script),
+            defaultDelay: .milliseconds(sensor.defaultDelayMilliseconds), script: sensor.script,
+            owner: configuration.setupOwnerUID),
           time: time)
       })
   }

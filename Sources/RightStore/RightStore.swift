@@ -14,6 +14,8 @@ public final class RightStore: Sendable {
   public let directory: String
   /// Seals and opens private keys, secrets and handoff payloads under the device key.
   let sealer: AESGCMSealer
+  /// A key derived from the device key (HMAC-SHA-256 of a fixed label) for keyed digests such as domainState.
+  public let digestKey: [UInt8]
   /// The only connection; the lock serializes its use.
   private let connection: Mutex<Database>
 
@@ -27,6 +29,8 @@ public final class RightStore: Sendable {
     self.directory = directory
     let deviceKey = try DeviceKey.loadOrCreate(at: directory + "/device.key")
     sealer = try mapCryptoError { try AESGCMSealer(key: deviceKey.bytes) }
+    digestKey = HMACSHA256.authenticate(
+      Array("localauthd digest key v1".utf8), key: deviceKey.bytes)
     let databasePath = directory + "/rights.sqlite3"
     try Self.restrictToOwner(databasePath)
     let database = try Database(path: databasePath)

@@ -26,7 +26,21 @@ enum Schema {
         redeemed_at_ms INTEGER
     );
     CREATE INDEX handoffs_by_uid ON handoffs (uid, expires_at_ms);
+    """,
     """
+    CREATE TABLE owner_state (
+        uid INTEGER PRIMARY KEY NOT NULL,
+        biometric_failures INTEGER NOT NULL,
+        biometry_locked_out INTEGER NOT NULL,
+        passcode_failures INTEGER NOT NULL,
+        passcode_retry_not_before_ms INTEGER,
+        passcode_scrypt_cost_log2 INTEGER,
+        passcode_scrypt_r INTEGER,
+        passcode_scrypt_p INTEGER,
+        passcode_salt BLOB,
+        passcode_hash BLOB
+    );
+    """,
   ]
 
   /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.

@@ -36,10 +36,29 @@ public struct CaptureRequest: Sendable {
   public var requestID: String
   /// The 1-based attempt number within the evaluation.
   public var attempt: Int
+  /// Whose presence is asked for: only this owner's enrolled identities may match.
+  public var owner: SensorOwner
 
-  /// A request.
-  public init(requestID: String, attempt: Int) {
+  /// A request (by default for uid 0, root).
+  public init(
+    requestID: String, attempt: Int, owner: SensorOwner = SensorOwner(uid: 0, name: "root")
+  ) {
     self.requestID = requestID
     self.attempt = attempt
+    self.owner = owner
+  }
+}
+
+/// The Linux account whose presence an evaluation asks for, as a driver needs it (fprintd takes the name).
+public struct SensorOwner: Sendable, Hashable {
+  /// The account's uid.
+  public var uid: UInt32
+  /// The account's name (`uid-N` when the account database has none).
+  public var name: String
+
+  /// An owner.
+  public init(uid: UInt32, name: String) {
+    self.uid = uid
+    self.name = name
   }
 }

@@ -112,9 +112,8 @@ extension ScriptCommand {
     }
     func identity() throws(ScriptLineProblem) -> String {
       let name = arguments[0]
-      guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || "-_.@".contains($0) })
-      else {
-        throw ScriptLineProblem(text: "identity must be 1–64 letters, digits, '-', '_', '.', '@'")
+      guard ScriptCommand.isSaneIdentity(name) else {
+        throw ScriptLineProblem(text: "identity \(ScriptCommand.identityRule)")
       }
       return name
     }
@@ -178,4 +177,24 @@ extension ScriptCommand {
 /// Why one line failed, before the line number is attached.
 struct ScriptLineProblem: Error {
   let text: String
+}
+
+extension ScriptCommand {
+  /// The rule every enrolled identity follows, in words.
+  public static let identityRule =
+    "must be 1–64 ASCII letters, digits, '-', '_', '.' or '@', starting with a letter or digit"
+
+  /// Whether `identity` is a sane identifier: 1–64 ASCII letters, digits, '-', '_', '.', '@', starting
+  /// with a letter or digit (no control characters, spaces, escapes, look-alike letters or NUL).
+  public static func isSaneIdentity(_ identity: String) -> Bool {
+    let bytes = Array(identity.utf8)
+    guard (1...64).contains(bytes.count) else { return false }
+    func alphanumeric(_ byte: UInt8) -> Bool {
+      (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+    return alphanumeric(bytes[0])
+      && bytes.allSatisfy {
+        alphanumeric($0) || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || $0 == 0x40
+      }
+  }
 }

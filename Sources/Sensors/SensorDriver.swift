@@ -6,21 +6,23 @@
 /// - `capture` must end promptly when its task is cancelled, by throwing `CancellationError`,
 ///   without consuming input meant for a later capture and without leaking waiters.
 /// - `state()` is cheap and never blocks; it may be called from any thread.
-/// - Enrollment changes are visible in the next `state()`.
+/// - Enrollment changes are visible in the next `state(for:)`.
+/// - Enrolled identities belong to an owner (a Linux account, `SensorOwner`): `state(for:)` lists only that
+///   owner's, and a capture for `CaptureRequest.owner` matches only that owner's identities.
 /// - Drivers are registered by name in a `SensorRegistry` value; nothing is global.
 public protocol SensorDriver: AnyObject, Sendable {
   /// The sensor's name.
   var name: String { get }
   /// The kind of hardware.
   var kind: SensorKind { get }
-  /// A snapshot of availability and enrollment.
-  func state() -> SensorState
-  /// Waits for one presentation and reports what was seen. Runs on the caller's executor.
+  /// A snapshot of availability and of the identities enrolled for `owner` (a uid).
+  func state(for owner: UInt32) -> SensorState
+  /// Waits for one presentation by `request.owner` and reports what was seen. Runs on the caller's executor.
   nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
-  /// Enrolls an identity (an administrator action); returns the enrolled identities.
-  func enroll(_ identity: String) -> [String]
-  /// Removes an identity; returns the enrolled identities.
-  func unenroll(_ identity: String) -> [String]
+  /// Enrolls an identity for `owner` (an administrator action); returns that owner's enrolled identities.
+  func enroll(_ identity: String, for owner: UInt32) -> [String]
+  /// Removes one of `owner`'s identities; returns that owner's enrolled identities.
+  func unenroll(_ identity: String, for owner: UInt32) -> [String]
 }
 
 /// A driver whose behaviour can be scripted with the command language of SPEC section 6.
@@ -29,6 +31,8 @@ public protocol ScriptableSensor: SensorDriver {
   func script(_ commands: [ScriptCommand], replace: Bool) -> Int
   /// How many commands are queued.
   var queuedCommands: Int { get }
+  /// Whether a capture now would get a scripted or default answer, rather than wait for a person.
+  var hasScriptedInput: Bool { get }
 }
 
 /// The drivers of one daemon, by name, in configuration order. A value passed into the broker.

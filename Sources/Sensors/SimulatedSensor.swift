@@ -23,13 +23,16 @@ public final class SimulatedSensor: ScriptableSensor {
     public var defaultDelay: Duration
     /// Commands queued at start.
     public var script: [ScriptCommand]
+    /// The owner (uid) that `enrolled` and the script's ENROLL / UNENROLL belong to.
+    public var owner: UInt32
 
     /// A setup; by default available, nothing enrolled, and an empty script waits.
     public init(
       available: Bool = true, removable: Bool = false, enrolled: [String] = [],
       defaultBehavior: ScriptCommand.DefaultBehavior = .wait, defaultDelay: Duration = .zero,
-      script: [ScriptCommand] = []
+      script: [ScriptCommand] = [], owner: UInt32 = 0
     ) {
+      self.owner = owner
       self.available = available
       self.removable = removable
       self.enrolled = enrolled
@@ -46,26 +49,33 @@ public final class SimulatedSensor: ScriptableSensor {
     self.time = time
     defaultDelay = setup.defaultDelay
     var state = ScriptState(
-      available: setup.available, removable: setup.removable, defaultBehavior: setup.defaultBehavior
-    )
-    for identity in setup.enrolled { state.enroll(identity) }
+      available: setup.available, removable: setup.removable,
+      defaultBehavior: setup.defaultBehavior,
+      setupOwner: setup.owner)
+    for identity in setup.enrolled { state.enroll(identity, for: setup.owner) }
     state.queue = setup.script
     state.applyStateChanges()
     storage = StateLock(state)
   }
 
-  /// A snapshot of availability and enrollment.
-  public func state() -> SensorState {
+  /// A snapshot of availability and of `owner`'s enrolled identities.
+  public func state(for owner: UInt32) -> SensorState {
     storage.withLock { s in
       SensorState(
         name: name, kind: kind, available: s.available, connected: s.connected,
         removable: s.removable,
-        enrolled: s.enrolled)
+        enrolled: s.enrolled[owner] ?? [])
     }
   }
 
+  /// A snapshot with the setup owner's enrolled identities.
+  public func state() -> SensorState { state(for: storage.withLock { $0.setupOwner }) }
+
   /// How many commands are queued.
   public var queuedCommands: Int { storage.withLock { $0.queue.count } }
+
+  /// Whether a capture now would get a scripted or default answer rather than wait.
+  public var hasScriptedInput: Bool { storage.withLock { !$0.isIdle } }
 
   /// Appends or replaces queued commands and wakes a waiting capture.
   public func script(_ commands: [ScriptCommand], replace: Bool) -> Int {
@@ -80,20 +90,30 @@ public final class SimulatedSensor: ScriptableSensor {
     return count
   }
 
-  /// Enrolls an identity.
-  public func enroll(_ identity: String) -> [String] {
+  /// Enrolls an identity for `owner`.
+  public func enroll(_ identity: String, for owner: UInt32) -> [String] {
     storage.withLock { s in
-      s.enroll(identity)
-      return s.enrolled.map(\.identity)
+      s.enroll(identity, for: owner)
+      return (s.enrolled[owner] ?? []).map(\.identity)
     }
   }
 
-  /// Removes an identity.
-  public func unenroll(_ identity: String) -> [String] {
+  /// Removes one of `owner`'s identities.
+  public func unenroll(_ identity: String, for owner: UInt32) -> [String] {
     storage.withLock { s in
-      s.enrolled.removeAll { $0.identity == identity }
-      return s.enrolled.map(\.identity)
+      s.unenroll(identity, for: owner)
+      return (s.enrolled[owner] ?? []).map(\.identity)
     }
+  }
+
+  /// Enrolls an identity for the setup owner.
+  public func enroll(_ identity: String) -> [String] {
+    enroll(identity, for: storage.withLock { $0.setupOwner })
+  }
+
+  /// Removes one of the setup owner's identities.
+  public func unenroll(_ identity: String) -> [String] {
+    unenroll(identity, for: storage.withLock { $0.setupOwner })
   }
 
   /// Waits for the next scripted (or default) presentation.
@@ -103,7 +123,8 @@ public final class SimulatedSensor: ScriptableSensor {
     while true {
       try Task.checkCancellation()
       let isPasscode = kind == .passcode
-      switch storage.withLock({ $0.nextStep(isPasscode: isPasscode) }) {
+      let owner = request.owner.uid
+      switch storage.withLock({ $0.nextStep(isPasscode: isPasscode, owner: owner) }) {
       case .event(let event):
         return event
       case .sleep(let ms):
@@ -111,7 +132,9 @@ public final class SimulatedSensor: ScriptableSensor {
       case .defaultOutcome:
         if defaultDelay > .zero { try await time.sleep(for: defaultDelay) }
         try Task.checkCancellation()
-        if let event = storage.withLock({ $0.defaultEventIfStillIdle(isPasscode: isPasscode) }) {
+        if let event = storage.withLock({
+          $0.defaultEventIfStillIdle(isPasscode: isPasscode, owner: owner)
+        }) {
           return event
         }
       case .wait:

@@ -68,7 +68,7 @@ import Testing
     #expect(
       await root.call(Method.sensorsSetPasscode, ["passcode": "12ab"])?.code == .invalidParams)
     #expect(await root.call(Method.sensorsSetPasscode, [:])?.code == .invalidParams)
-    #expect(await root.call(Method.sensorsSetPasscode, ["passcode": .null])?.object == [:])
+    #expect(await root.call(Method.sensorsSetPasscode, ["passcode": .null])?.object?["uid"] == 0)
     let check = await root.call(Method.canEvaluatePolicy, ["policy": 2])?.object
     #expect(check?["error"]?.objectValue?["name"] == "passcodeNotSet")
   }

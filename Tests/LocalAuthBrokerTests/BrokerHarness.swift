@@ -20,8 +20,11 @@ final class BrokerHarness: Sendable {
     enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait,
     passcode: String? = "1234",
     removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
-    rightStore: RightStore? = nil
+    rightStore: RightStore? = nil, owners: OwnerMode = .device
   ) {
+    // One device owner (uid 0) unless a test asks for per-user owners: most broker tests are about one person.
+    var configuration = configuration
+    configuration.ownerMode = owners
     face = SimulatedSensor(
       name: "face", kind: faceKind,
       setup: .init(

@@ -8,22 +8,27 @@ func checkConformance(
   clock: TestClock, sourceLocation: SourceLocation = #_sourceLocation,
   _ make: () -> any SensorDriver
 ) async {
-  // state() names the driver and its kind, and is stable when nothing changes.
+  // state(for:) names the driver and its kind, and is stable when nothing changes.
   let driver = make()
-  let state = driver.state()
+  let state = driver.state(for: 0)
   #expect(state.name == driver.name, sourceLocation: sourceLocation)
   #expect(state.kind == driver.kind, sourceLocation: sourceLocation)
-  #expect(driver.state() == state, sourceLocation: sourceLocation)
+  #expect(driver.state(for: 0) == state, sourceLocation: sourceLocation)
 
-  // Enrollment changes are visible in the next state().
-  let enrolled = driver.enroll("conformance-1")
+  // Enrollment changes are visible in the next state(for:), for that owner only.
+  let enrolled = driver.enroll("conformance-1", for: 0)
   #expect(enrolled.contains("conformance-1"), sourceLocation: sourceLocation)
-  #expect(driver.state().enrolled.map(\.identity) == enrolled, sourceLocation: sourceLocation)
-  let remaining = driver.unenroll("conformance-1")
-  #expect(!remaining.contains("conformance-1"), sourceLocation: sourceLocation)
-  #expect(driver.state().enrolled.map(\.identity) == remaining, sourceLocation: sourceLocation)
   #expect(
-    driver.unenroll("conformance-1") == remaining, "unenrolling twice is harmless",
+    driver.state(for: 0).enrolled.map(\.identity) == enrolled, sourceLocation: sourceLocation)
+  #expect(
+    !driver.state(for: 4242).enrolled.map(\.identity).contains("conformance-1"),
+    "another owner sees the enrollment", sourceLocation: sourceLocation)
+  let remaining = driver.unenroll("conformance-1", for: 0)
+  #expect(!remaining.contains("conformance-1"), sourceLocation: sourceLocation)
+  #expect(
+    driver.state(for: 0).enrolled.map(\.identity) == remaining, sourceLocation: sourceLocation)
+  #expect(
+    driver.unenroll("conformance-1", for: 0) == remaining, "unenrolling twice is harmless",
     sourceLocation: sourceLocation)
 
   // A capture cancelled before it starts throws CancellationError at once.

@@ -1,0 +1,179 @@
+import LocalAuthProtocol
+import Sensors
+
+extension Broker {
+  /// agent.register, agent.unregister and agent.respond; nil for any other method.
+  func handleAgent(_ request: RPCRequest, params: ParamReader, client: ClientSession)
+    throws(RPCError) -> JSONValue?
+  {
+    switch request.method {
+    case Method.agentRegister: return try registerAgent(params, client: client)
+    case Method.agentUnregister:
+      unregisterAgent(of: client)
+      return [:]
+    case Method.agentRespond: return try respond(params, client: client)
+    default: return nil
+    }
+  }
+
+  /// Registers the connection as the prompt agent of its own uid (SO_PEERCRED): for the user (default), for
+  /// its own logind session (`scope: "session"`), or for one process of the same user (`scope: "process", pid`).
+  private func registerAgent(_ params: ParamReader, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    guard client.agent == nil else {
+      throw RPCError(
+        .alreadyInProgress, "This connection is already a prompt agent.",
+        data: ["reason": "alreadyRegistered"])
+    }
+    let scope: PromptAgent.Scope
+    switch try params.optionalString("scope") ?? "user" {
+    case "user": scope = .user
+    case "session":
+      guard let session = ProcessFacts.loginSession(of: client.peer.pid) else {
+        throw .invalidParams("scope", "is 'session' but this process is in no logind session")
+      }
+      scope = .session(session)
+    case "process":
+      guard let pid = try params.optionalInt("pid", in: 1...Int(Int32.max)) else {
+        throw .invalidParams("pid", "is required with scope 'process'")
+      }
+      guard ProcessFacts.owner(of: Int32(pid)) == client.peer.uid else {
+        throw .invalidParams("pid", "must be a running process of your own user")
+      }
+      scope = .process(Int32(pid))
+    default:
+      throw .invalidParams("scope", "must be 'user', 'session' or 'process'")
+    }
+    let mine = agents.filter { $0.uid == client.peer.uid }.count
+    guard mine < configuration.maxAgentsPerUser else {
+      throw RPCError(
+        .queueFull,
+        "Too many prompt agents for this user (\(configuration.maxAgentsPerUser)); close one first.",
+        data: ["reason": "tooManyAgents", "limit": .int(configuration.maxAgentsPerUser)])
+    }
+    nextAgentNumber += 1
+    let agent = PromptAgent(
+      id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber)
+    agents.append(agent)
+    client.agent = agent
+    return [
+      "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),
+      "user": .string(client.owner.name), "scope": scope.json,
+    ]
+  }
+
+  /// Withdraws a connection's registration (also on disconnect); a prompt it showed ends with systemCancel.
+  func unregisterAgent(of client: ClientSession) {
+    guard let agent = client.agent else { return }
+    client.agent = nil
+    agents.removeAll { $0 === agent }
+    for evaluation in evaluations.values where evaluation.agent === agent {
+      evaluation.agent = nil
+      if evaluation.phase == .running {
+        finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "agentGone")))
+      }
+    }
+  }
+
+  /// The agent that shows an evaluation: one of the owner's own agents, the most specific scope that fits
+  /// the requesting client (its process, then its logind session, then the user), newest first.
+  func agent(for evaluation: Evaluation) -> PromptAgent? {
+    let owner = evaluation.owner.uid
+    let candidates = agents.filter { $0.uid == owner && $0.connection.connected }
+    guard !candidates.isEmpty else { return nil }
+    var clientSession: String??
+    let fitting = candidates.filter { agent in
+      switch agent.scope {
+      case .user: return true
+      case .process(let pid): return pid == evaluation.client.peer.pid
+      case .session(let id):
+        if clientSession == nil {
+          clientSession = .some(ProcessFacts.loginSession(of: evaluation.client.peer.pid))
+        }
+        return clientSession! == id
+      }
+    }
+    return fitting.max { ($0.scope.rank, $0.number) < ($1.scope.rank, $1.number) }
+  }
+
+  /// Shows a starting evaluation on its owner's agent, if there is one.
+  func showPrompt(_ evaluation: Evaluation) {
+    guard let agent = agent(for: evaluation) else { return }
+    evaluation.agent = agent
+    let options = evaluation.context.options
+    let client = evaluation.client
+    agent.connection.channel.notify(
+      Notification.agentPrompt,
+      [
+        "requestID": .string(evaluation.requestID),
+        "client": [
+          "name": .string(client.name), "pid": .int(Int(client.peer.pid)),
+          "uid": .int(Int(client.peer.uid)),
+        ],
+        "user": .string(evaluation.owner.name), "policy": evaluation.policy.json,
+        "localizedReason": .string(evaluation.reason),
+        "sensor": evaluation.sensor.map(JSONValue.string) ?? .null,
+        "cancelTitle": .string(options.localizedCancelTitle ?? "Cancel"),
+        "fallbackTitle": evaluation.context.fallbackButtonShown
+          ? .string(options.localizedFallbackTitle ?? "Enter Password") : .null,
+      ])
+  }
+
+  /// Sends an agent notification about an evaluation to the agent that shows it.
+  func notifyAgent(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
+    guard let agent = evaluation.agent, agent.connection.connected else { return }
+    var full: JSONObject = ["requestID": .string(evaluation.requestID)]
+    full.members.append(contentsOf: params.members)
+    agent.connection.channel.notify(method, full)
+  }
+
+  /// agent.respond {requestID, action: cancel | fallback | passcode, passcode?}: only the agent showing
+  /// the prompt may answer it; anyone else gets notFound, as if the prompt did not exist.
+  private func respond(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let requestID = try params.nonEmptyString("requestID")
+    let action = try params.nonEmptyString("action")
+    guard let agent = client.agent, let evaluation = evaluations[requestID],
+      evaluation.agent === agent, evaluation.phase == .running
+    else {
+      throw RPCError(
+        .notFound, "No prompt with this requestID is shown by this agent.",
+        data: ["field": "requestID"])
+    }
+    let answer: AgentAnswers.Answer
+    switch action {
+    case "cancel": answer = .cancel
+    case "fallback": answer = .fallback
+    case "passcode":
+      let passcode = try params.nonEmptyString("passcode")
+      guard (1...64).contains(passcode.utf8.count) else {
+        throw .invalidParams("passcode", "must be 1–64 bytes")
+      }
+      guard evaluation.askingForPasscode else {
+        throw RPCError(
+          .invalidParams, "The prompt is not asking for the passcode.",
+          data: ["field": "action", "reason": "notAskingForPasscode"])
+      }
+      answer = .passcode(passcode)
+    default:
+      throw .invalidParams("action", "must be 'cancel', 'fallback' or 'passcode'")
+    }
+    guard evaluation.answers.put(answer) else {
+      throw RPCError(
+        .queueFull, "Too many answers waiting for this prompt (\(AgentAnswers.limit)).",
+        data: ["reason": "tooManyAnswers", "limit": .int(AgentAnswers.limit)])
+    }
+    return [:]
+  }
+}
+
+extension AgentAnswers.Answer {
+  /// The capture event the person's action stands for.
+  var event: CaptureEvent {
+    switch self {
+    case .cancel: .userCancel
+    case .fallback: .userFallback
+    case .passcode(let digits): .passcode(digits)
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import Dispatch
+import LocalAuthCrypto
+import LocalAuthProtocol
+import RightStore
+import Sensors
+
+extension Broker {
+  /// The owner a client asks for by default: itself, or the one device owner in device mode.
+  func defaultOwner(of client: ClientSession) -> SensorOwner {
+    switch configuration.ownerMode {
+    case .perUser: return client.owner
+    case .device:
+      if let cached = setupOwnerAccount, cached.uid == configuration.setupOwner { return cached }
+      let owner = Accounts.owner(uid: configuration.setupOwner)
+      setupOwnerAccount = owner
+      return owner
+    }
+  }
+
+  /// The uid a client asks for by default, without an account lookup (the hot path).
+  func defaultOwnerUID(of client: ClientSession) -> UInt32 {
+    configuration.ownerMode == .device ? configuration.setupOwner : client.peer.uid
+  }
+
+  /// The uid of the owner named by an optional `user` param, or the client's default.
+  func requestedOwnerUID(_ params: ParamReader, client: ClientSession) throws(RPCError) -> UInt32 {
+    guard let raw = params.object["user"], raw != .null else { return defaultOwnerUID(of: client) }
+    return try requestedOwner(params, client: client).uid
+  }
+
+  /// The owner named by an optional `user` param (a name or a uid, as a string or a number). Only root and
+  /// admins may name another account (the PAM module runs as root for the user who typed sudo); everyone
+  /// else gets permissionDenied. In device mode every evaluation is for the one owner.
+  func requestedOwner(_ params: ParamReader, client: ClientSession) throws(RPCError) -> SensorOwner
+  {
+    guard let raw = params.object["user"], raw != .null else { return defaultOwner(of: client) }
+    let named: SensorOwner?
+    if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
+      named = Accounts.owner(uid: UInt32(number))
+    } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
+      if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
+        named = Accounts.owner(uid: uid)
+      } else {
+        named = Accounts.owner(name: text)
+      }
+    } else {
+      throw .invalidParams("user", "must be an account name or a uid")
+    }
+    guard let owner = named else {
+      throw RPCError(.notFound, "No such user.", data: ["field": "user"])
+    }
+    if owner.uid != client.peer.uid && !client.isAdmin {
+      throw RPCError(
+        .permissionDenied,
+        "Permission denied: only root and the admin group may act for another user.",
+        data: ["field": "user"])
+    }
+    return configuration.ownerMode == .device ? defaultOwner(of: client) : owner
+  }
+
+  /// An owner's state (a fresh one for an account never seen).
+  func ownerState(_ uid: UInt32) -> OwnerState { owners[uid] ?? OwnerState(uid: uid) }
+
+  /// Changes an owner's state and writes it to the store through the store worker (never on the loop).
+  func updateOwner(_ uid: UInt32, _ change: (inout OwnerState) -> Void) {
+    var state = ownerState(uid)
+    change(&state)
+    owners[uid] = state
+    persist(state)
+  }
+
+  /// Queues the owner's state for the store thread; writes run in the order queued.
+  func persist(_ state: OwnerState) {
+    guard let store = rightStore else { return }
+    let record = OwnerStateRecord(
+      uid: state.uid, biometricFailures: state.consecutiveBiometricFailures,
+      biometryLockedOut: state.biometryLockedOut,
+      passcodeFailures: state.consecutivePasscodeFailures,
+      passcodeRetryNotBeforeMilliseconds: state.passcodeRetryNotBefore.map { notBefore in
+        let remaining = notBefore - time.now()
+        return Accounts.wallClockMilliseconds() + Int64(max(0, remaining.milliseconds))
+      },
+      passcode: state.passcode)
+    let log = self.log
+    storeWorker.submit {
+      do {
+        try store.saveOwnerState(record)
+      } catch {
+        log.notice("cannot save the state of uid \(record.uid): \(error)")
+      }
+    }
+  }
+
+  /// Every owner's persisted state, read once at start.
+  static func loadOwners(from store: RightStore?, time: any TimeSource, log: any EvaluationLog)
+    -> [UInt32: OwnerState]
+  {
+    var owners: [UInt32: OwnerState] = [:]
+    guard let store else { return owners }
+    let records: [OwnerStateRecord]
+    do {
+      records = try store.ownerStates()
+    } catch {
+      log.notice("cannot read owners' state: \(error)")
+      return owners
+    }
+    let wallNow = Accounts.wallClockMilliseconds()
+    for record in records {
+      var state = OwnerState(uid: record.uid)
+      state.passcode = record.passcode
+      state.consecutiveBiometricFailures = record.biometricFailures
+      state.biometryLockedOut = record.biometryLockedOut
+      state.consecutivePasscodeFailures = record.passcodeFailures
+      if let notBefore = record.passcodeRetryNotBeforeMilliseconds {
+        state.passcodeRetryNotBefore = time.now() + .milliseconds(max(0, notBefore - wallNow))
+      }
+      owners[record.uid] = state
+    }
+    return owners
+  }
+}
+
+/// Computes passcode hashes (scrypt, slow on purpose) on a thread of their own, off the event loop.
+final class PasscodeHasher: Sendable {
+  private let queue = DispatchQueue(label: "localauthd.passcode-hash")
+
+  /// A fresh salted hash of `passcode`.
+  func hash(_ passcode: String) async throws -> PasscodeHash {
+    try await withCheckedThrowingContinuation { continuation in
+      queue.async { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
+    }
+  }
+
+  /// Whether `passcode` matches `hash` (constant-time compare).
+  func verify(_ passcode: String, against hash: PasscodeHash) async -> Bool {
+    await withCheckedContinuation { continuation in
+      queue.async { continuation.resume(returning: hash.verify(passcode)) }
+    }
+  }
+
+  /// The same, blocking the caller (start-up only).
+  func hashNow(_ passcode: String) -> PasscodeHash? { try? PasscodeHash.make(passcode) }
+}

@@ -1,0 +1,35 @@
+import LocalAuthCrypto
+
+/// One owner's authentication state: the passcode's hash, failure counters, lockout and the passcode
+/// back-off. Every Linux account is an owner (or, in device mode, one owner stands for all). Broker-isolated.
+struct OwnerState {
+  /// The owner's uid.
+  let uid: UInt32
+  /// The passcode's salted slow hash; nil when no passcode is set.
+  var passcode: PasscodeHash?
+  /// Consecutive failed biometric matches across this owner's evaluations.
+  var consecutiveBiometricFailures = 0
+  var biometryLockedOut = false
+  /// Consecutive failed passcodes.
+  var consecutivePasscodeFailures = 0
+  /// No passcode try before this time (the escalating delay), on the broker's clock.
+  var passcodeRetryNotBefore: Duration?
+
+  init(uid: UInt32) { self.uid = uid }
+
+  /// Called after a successful passcode: clears every counter and the lockout.
+  mutating func passcodeSucceeded() {
+    consecutivePasscodeFailures = 0
+    passcodeRetryNotBefore = nil
+    consecutiveBiometricFailures = 0
+    biometryLockedOut = false
+  }
+}
+
+/// Whether every Linux account is an owner of its own, or one owner stands for every uid.
+public enum OwnerMode: String, Sendable {
+  /// Every account is an owner: its own enrollments, passcode, counters and lockout (the default).
+  case perUser = "user"
+  /// One owner, as on a phone: every uid asks for the same person's presence (`BrokerConfiguration.setupOwner`).
+  case device
+}

@@ -1,0 +1,171 @@
+import Glibc
+import LocalAuthProtocol
+import Synchronization
+
+/// A connection registered as the prompt agent of its own uid, as polkit's agents are: for the user, for
+/// one logind session, or for one process. Broker-isolated.
+final class PromptAgent {
+  /// Which evaluations of its user the agent shows.
+  enum Scope: Equatable {
+    /// Every evaluation of the user.
+    case user
+    /// Evaluations from clients in this logind session.
+    case session(String)
+    /// Evaluations from this process.
+    case process(Int32)
+
+    /// How specific the scope is: the most specific agent shows a prompt.
+    var rank: Int {
+      switch self {
+      case .process: 2
+      case .session: 1
+      case .user: 0
+      }
+    }
+
+    var json: JSONValue {
+      switch self {
+      case .user: ["kind": "user"]
+      case .session(let id): ["kind": "session", "session": .string(id)]
+      case .process(let pid): ["kind": "process", "pid": .int(Int(pid))]
+      }
+    }
+  }
+
+  let id: String
+  let connection: ClientSession
+  let scope: Scope
+  let number: Int
+
+  init(id: String, connection: ClientSession, scope: Scope, number: Int) {
+    self.id = id
+    self.connection = connection
+    self.scope = scope
+    self.number = number
+  }
+
+  var uid: UInt32 { connection.peer.uid }
+}
+
+/// The person's answers from an agent to one evaluation, waiting for the capture in progress. Thread-safe
+/// (a `Mutex`): the broker puts answers, a capture task takes them.
+final class AgentAnswers: Sendable {
+  /// What the person did.
+  enum Answer: Sendable, Equatable {
+    case cancel
+    case fallback
+    case passcode(String)
+  }
+
+  /// Answers held at most before the agent is told to wait.
+  static let limit = 4
+
+  private struct State {
+    var pending: [Answer] = []
+    var waiter: CheckedContinuation<Answer, any Error>?
+    var waiterID = 0
+    var cancelledWaiters: Set<Int> = []
+  }
+
+  private let state = Mutex(State())
+
+  /// Hands an answer to the waiting capture, or keeps it for the next; false when `limit` are already kept.
+  func put(_ answer: Answer) -> Bool {
+    enum Outcome {
+      case hand(CheckedContinuation<Answer, any Error>)
+      case kept
+      case full
+    }
+    let outcome: Outcome = state.withLock { s in
+      if let waiter = s.waiter {
+        s.waiter = nil
+        return .hand(waiter)
+      }
+      guard s.pending.count < Self.limit else { return .full }
+      s.pending.append(answer)
+      return .kept
+    }
+    switch outcome {
+    case .hand(let waiter):
+      waiter.resume(returning: answer)
+      return true
+    case .kept: return true
+    case .full: return false
+    }
+  }
+
+  /// Waits for the next answer; throws `CancellationError` when the waiting task is cancelled.
+  func next() async throws -> Answer {
+    let id = state.withLock { s in
+      s.waiterID += 1
+      return s.waiterID
+    }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Answer, any Error>) in
+        enum Verdict {
+          case ready(Answer)
+          case cancelled
+          case waiting
+        }
+        let verdict: Verdict = state.withLock { s in
+          if s.cancelledWaiters.remove(id) != nil { return .cancelled }
+          if !s.pending.isEmpty { return .ready(s.pending.removeFirst()) }
+          s.waiter = continuation
+          return .waiting
+        }
+        switch verdict {
+        case .ready(let answer): continuation.resume(returning: answer)
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        case .waiting: break
+        }
+      }
+    } onCancel: {
+      let waiter: CheckedContinuation<Answer, any Error>? = state.withLock { s in
+        if s.waiterID == id, let waiter = s.waiter {
+          s.waiter = nil
+          return waiter
+        }
+        s.cancelledWaiters.insert(id)
+        return nil
+      }
+      waiter?.resume(throwing: CancellationError())
+    }
+  }
+}
+
+/// What the kernel tells about a process: its logind session and its owner.
+enum ProcessFacts {
+  /// The logind session of `pid` (the `session-ID.scope` unit in its cgroup path, as `sd_pid_get_session`
+  /// reads it), if it runs in one.
+  static func loginSession(of pid: Int32) -> String? {
+    guard let text = readSmallFile("/proc/\(pid)/cgroup") else { return nil }
+    for line in text.split(separator: "\n") {
+      for component in line.split(separator: "/")
+      where component.hasPrefix("session-") && component.hasSuffix(".scope") {
+        let id = component.dropFirst("session-".count).dropLast(".scope".count)
+        if !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+          return String(id)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The uid owning process `pid`, if it exists.
+  static func owner(of pid: Int32) -> UInt32? {
+    var status = stat()
+    guard pid > 0, stat("/proc/\(pid)", &status) == 0 else { return nil }
+    return status.st_uid
+  }
+
+  private static func readSmallFile(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 8192)
+    let count = read(descriptor, &buffer, buffer.count)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[..<count], as: UTF8.self)
+  }
+}
