@@ -11,7 +11,7 @@ struct SchemaTests {
     _ = try directory.openStore()
     _ = try directory.openStore()
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
-    #expect(try raw.query("PRAGMA user_version") == [["1"]])
+    #expect(try raw.query("PRAGMA user_version") == [["2"]])
     #expect(try raw.query("PRAGMA journal_mode") == [["wal"]])
   }
 
