@@ -41,10 +41,13 @@ final class BrokerHarness: Sendable {
   }
 
   /// A connected client with a recorder.
-  func connect(uid: UInt32 = 0, gid: UInt32 = 0, groups: [UInt32] = []) async -> TestClient {
+  func connect(
+    uid: UInt32 = 0, gid: UInt32 = 0, groups: [UInt32] = [], pid: Int32 = 4242,
+    name: String = "test"
+  ) async -> TestClient {
     let recorder = RecordingClient()
     let session = await broker.connect(
-      peer: PeerIdentity(pid: 4242, uid: uid, gid: gid, groups: groups), name: "test",
+      peer: PeerIdentity(pid: pid, uid: uid, gid: gid, groups: groups), name: name,
       channel: recorder)
     return TestClient(harness: self, session: session, recorder: recorder)
   }
