@@ -80,5 +80,6 @@ extension LocalAuthConnection {
     }
     for right in rights { right.receiveState(.notAuthorized) }
     for watcher in watchers { watcher.continuation.finish() }
+    finishAgentStreams(generation: generation)
   }
 }

@@ -30,6 +30,8 @@ public final class LocalAuthConnection: Sendable {
     var rights: [JSONValue: RightReference] = [:]
     /// The `handoff.stateChanged` streams, each tied to the socket it was opened on.
     var handoffWatchers: [Int: HandoffWatcher] = [:]
+    /// The prompt-agent streams (`LAPromptAgent`), each tied to the socket it registered on.
+    var agentStreams: [Int: AgentStream] = [:]
     var server: ServerInfo?
   }
 
@@ -191,6 +193,7 @@ public final class LocalAuthConnection: Sendable {
       call.completion(result.mapError { clientError($0) })
     case .notification(let method, let params):
       if routeStateNotification(method, params) { return }
+      if routeAgentNotification(method, params) { return }
       if method == Notification.monitorEvent {
         let event = MonitorEvent(params: params)
         for monitor in state.withLock({ Array($0.monitors.values) }) { monitor.yield(event) }

@@ -19,12 +19,14 @@ public enum Command: Sendable, Equatable {
   case sensors
   /// `sim SENSOR COMMAND... [--replace]`: sensors.script.
   case sim(sensor: String, commands: [String], replace: Bool)
-  /// `enroll SENSOR IDENTITY`.
-  case enroll(sensor: String, identity: String)
-  /// `unenroll SENSOR IDENTITY`.
-  case unenroll(sensor: String, identity: String)
-  /// `passcode set DIGITS`, or `passcode clear` (nil).
-  case passcode(String?)
+  /// `enroll SENSOR IDENTITY [--user USER]`.
+  case enroll(sensor: String, identity: String, user: String? = nil)
+  /// `unenroll SENSOR IDENTITY [--user USER]`.
+  case unenroll(sensor: String, identity: String, user: String? = nil)
+  /// `passcode set DIGITS`, or `passcode clear` (nil), `[--old DIGITS] [--user USER]`.
+  case passcode(String?, old: String? = nil, user: String? = nil)
+  /// `agent [--session | --process PID]`: a terminal prompt agent.
+  case agent(LAPromptAgent.Scope)
   /// `reset-lockout`.
   case resetLockout
   /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).

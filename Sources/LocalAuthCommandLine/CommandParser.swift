@@ -8,7 +8,7 @@ public enum CommandParser {
   public static let subcommands = [
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
-    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "help",
+    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "agent", "help",
   ]
 
   /// The options that take a value (`--opt value` or `--opt=value`).
@@ -16,10 +16,11 @@ public enum CommandParser {
     "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret",
     "--secret-file",
     "--data", "--file", "--out", "--payload", "--ttl", "--policy", "--app", "--pid", "--passcode",
+    "--user", "--old", "--process",
   ]
 
   /// The options of one subcommand that take no value.
-  public static let switchOptions = ["--non-interactive", "--replace"]
+  public static let switchOptions = ["--non-interactive", "--replace", "--session"]
 
   /// Every long option, global or of a subcommand (what completion and the manual list).
   public static var longOptions: [String] {
@@ -149,9 +150,10 @@ struct Arguments {
     case "enroll", "unenroll":
       let sensor = try value("SENSOR")
       let identity = try value("IDENTITY")
+      let user = try optionalFlag("--user")
       return subcommand == "enroll"
-        ? .enroll(sensor: sensor, identity: identity)
-        : .unenroll(sensor: sensor, identity: identity)
+        ? .enroll(sensor: sensor, identity: identity, user: user)
+        : .unenroll(sensor: sensor, identity: identity, user: user)
     case "passcode":
       switch try value("set|clear") {
       case "set":
@@ -160,16 +162,33 @@ struct Arguments {
         else {
           throw usage("the passcode must be 4 to 16 digits")
         }
-        return .passcode(digits)
-      case "clear": return .passcode(nil)
+        return .passcode(digits, old: try optionalFlag("--old"), user: try optionalFlag("--user"))
+      case "clear":
+        return .passcode(nil, old: try optionalFlag("--old"), user: try optionalFlag("--user"))
       case let other: throw usage("passcode takes 'set DIGITS' or 'clear', not '\(other)'")
       }
+    case "agent":
+      let session = flags.removeValue(forKey: "--session") != nil
+      if let text = try optionalFlag("--process") {
+        guard !session, let pid = Int32(text), pid > 0 else {
+          throw usage("agent takes --session or --process PID (a positive pid), not both")
+        }
+        return .agent(.process(pid: pid))
+      }
+      return .agent(session ? .session : .user)
     case "rights": return .rights(try rightsCommand())
     case "handoff": return .handoff(try handoffCommand())
     case "doctor", "trace", "replay": return try diagnosticsCommand()
     default:
       throw usage("unknown subcommand '\(subcommand)'")
     }
+  }
+
+  /// A valued flag's value, if given (removed from the flags).
+  mutating func optionalFlag(_ name: String) throws(UsageError) -> String? {
+    guard let entry = flags.removeValue(forKey: name) else { return nil }
+    guard let value = entry, !value.isEmpty else { throw usage("\(name) needs a value") }
+    return value
   }
 
   mutating func policy() throws(UsageError) -> LAPolicy {

@@ -120,19 +120,26 @@ public struct CommandRunner: Sendable {
         output.done(
           "\(sensor): \(queued) command\(queued == 1 ? "" : "s") queued",
           ["sensor": .string(sensor), "queued": .int(queued)]))
-    case .enroll(let sensor, let identity), .unenroll(let sensor, let identity):
+    case .enroll(let sensor, let identity, let user), .unenroll(let sensor, let identity, let user):
       let isEnroll = if case .enroll = command { true } else { false }
-      let enrolled =
-        isEnroll
-        ? try await broker.enroll(sensor: sensor, identity: identity)
-        : try await broker.unenroll(sensor: sensor, identity: identity)
+      let enrolled = try await broker.changeEnrollment(
+        sensor: sensor, identity: identity, user: user, enroll: isEnroll)
       let list = enrolled.isEmpty ? "none" : enrolled.joined(separator: ", ")
       standardOutput(
         output.done(
           "\(sensor): enrolled \(list)",
           ["sensor": .string(sensor), "enrolled": .array(enrolled.map(JSONValue.string))]))
-    case .passcode(let passcode):
-      try await broker.setPasscode(passcode)
+    case .agent(let scope):
+      let agent = TerminalAgent(
+        connection: connection, scope: scope,
+        write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+      if try await agent.run() != .success {
+        throw LAError(
+          .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost"
+        )
+      }
+    case .passcode(let passcode, let old, let user):
+      try await broker.setPasscode(passcode, user: user, oldPasscode: old)
       standardOutput(
         output.done(
           passcode == nil ? "passcode cleared" : "passcode set",

@@ -16,7 +16,8 @@ public enum Usage {
       sim SENSOR COMMAND...          Script a simulated sensor (MATCH, NOMATCH, CANCEL, ...)
       enroll SENSOR IDENTITY         Enroll an identity
       unenroll SENSOR IDENTITY       Remove an enrolled identity
-      passcode set DIGITS|clear      Set or clear the device passcode
+      passcode set DIGITS|clear      Set or clear a passcode (yours with --old, anyone's as admin)
+      agent [--session|--process PID] Show your authentication prompts in this terminal
       reset-lockout                  Clear the biometric lockout
       rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
       handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
@@ -81,7 +82,23 @@ public enum Usage {
     case "unenroll":
       "Usage: localauthctl unenroll SENSOR IDENTITY\n\nRemove IDENTITY from SENSOR (changes the domain state)."
     case "passcode":
-      "Usage: localauthctl passcode set DIGITS\n       localauthctl passcode clear\n\nSet (4-16 digits) or clear the device passcode."
+      """
+      Usage: localauthctl passcode set DIGITS [--old DIGITS] [--user USER]
+             localauthctl passcode clear [--old DIGITS] [--user USER]
+
+      Set (4-16 digits) or clear a passcode. You set your own, proving the current one with --old once
+      one is set; root and the admin group set anyone's with --user (an account name or uid).
+      """
+    case "agent":
+      """
+      Usage: localauthctl agent [--session | --process PID]
+
+      Be your user's prompt agent in this terminal, like pkttyagent: each authentication prompt for
+      you shows the app, the reason and the sensor. Type the passcode when asked (nothing is echoed)
+      and press Enter; Esc or Ctrl-C cancels the prompt; f takes the fallback (the passcode).
+      Prompts are served one after another. Ctrl-C with no prompt shown, or SIGTERM, stops the agent.
+      --session shows only prompts from your logind session; --process PID only from that process.
+      """
     case "reset-lockout":
       "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
     case "rights": rights

@@ -1,0 +1,162 @@
+import LocalAuthProtocol
+
+/// A prompt agent, as polkit's agents are: it shows the current user's authentication prompts and answers
+/// them with the person's actions. A Swift desktop app (or `localauthctl agent`) registers one, iterates
+/// `register()`'s events, and answers each prompt with `cancel`, `fallback` or `submitPasscode`.
+///
+/// The daemon sends a user's prompts only to that user's own agents (decided by SO_PEERCRED), and only
+/// the agent showing a prompt may answer it. The registration lasts as long as the connection.
+public struct LAPromptAgent: Sendable {
+  /// Which of the user's evaluations the agent shows.
+  public enum Scope: Sendable, Equatable {
+    /// Every evaluation of the user (the default).
+    case user
+    /// Evaluations from clients in the agent's own logind session.
+    case session
+    /// Evaluations from one process of the user (like `pkttyagent --process`).
+    case process(pid: Int32)
+  }
+
+  /// The connection the agent is registered on.
+  public let connection: LocalAuthConnection
+
+  /// An agent on the given connection (the shared one by default).
+  public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
+
+  /// `agent.register`: registers and returns the agent's events (prompts, feedback, the switch to the
+  /// passcode, ends). The stream ends when the connection to the daemon goes away.
+  public func register(scope: Scope = .user) async throws -> (
+    registration: LAAgentRegistration, events: AsyncStream<LAAgentEvent>
+  ) {
+    var params: JSONObject = [:]
+    switch scope {
+    case .user: params["scope"] = "user"
+    case .session: params["scope"] = "session"
+    case .process(let pid):
+      params["scope"] = "process"
+      params["pid"] = .int(Int(pid))
+    }
+    try connection.connect()
+    guard let generation = connection.currentGeneration else {
+      throw ConnectionError(socketPath: connection.socketPath, errno: -107)  // -ENOTCONN
+    }
+    let (stream, continuation) = AsyncStream<LAAgentEvent>.makeStream()
+    let key = connection.addAgentStream(continuation, generation: generation)
+    let connection = self.connection
+    continuation.onTermination = { _ in connection.removeAgentStream(key) }
+    do {
+      let result = try await connection.call(Method.agentRegister, params).objectValue ?? [:]
+      return (LAAgentRegistration(json: result), stream)
+    } catch {
+      continuation.finish()
+      throw error
+    }
+  }
+
+  /// `agent.unregister`.
+  public func unregister() async throws { _ = try await connection.call(Method.agentUnregister) }
+
+  /// The person pressed Cancel: the evaluation ends with `userCancel`.
+  public func cancel(_ prompt: String) async throws {
+    try await respond(prompt, ["action": "cancel"])
+  }
+
+  /// The person pressed the fallback button: `userFallback`, or the passcode where the policy allows it.
+  public func fallback(_ prompt: String) async throws {
+    try await respond(prompt, ["action": "fallback"])
+  }
+
+  /// The person typed the passcode (when the prompt asks for it, after `LAAgentEvent.passcodeRequested`).
+  public func submitPasscode(_ passcode: String, for prompt: String) async throws {
+    try await respond(prompt, ["action": "passcode", "passcode": .string(passcode)])
+  }
+
+  private func respond(_ requestID: String, _ params: JSONObject) async throws {
+    var params = params
+    params["requestID"] = .string(requestID)
+    _ = try await connection.call(Method.agentRespond, params)
+  }
+}
+
+/// What `agent.register` answered.
+public struct LAAgentRegistration: Sendable, Equatable {
+  /// The agent's id.
+  public var agent: String
+  /// The user it serves.
+  public var user: String
+  /// Its uid.
+  public var uid: Int
+
+  init(json: JSONObject) {
+    agent = json["agent"]?.stringValue ?? ""
+    user = json["user"]?.stringValue ?? ""
+    uid = json["uid"]?.intValue ?? -1
+  }
+}
+
+/// A prompt to show: who asks, for whom, why, and on which sensor.
+public struct LAAgentPrompt: Sendable, Equatable {
+  /// The evaluation's requestID: answer with it.
+  public var requestID: String
+  /// The requesting client's declared name (untrusted text: sanitize before printing).
+  public var clientName: String
+  /// The requesting client's pid (from the kernel).
+  public var clientPID: Int
+  /// The requesting client's uid (from the kernel).
+  public var clientUID: Int
+  /// The user whose presence is asked for.
+  public var user: String
+  /// The policy's name.
+  public var policy: String
+  /// The app's localized reason (untrusted text).
+  public var localizedReason: String
+  /// The sensor prompted first, if any.
+  public var sensor: String?
+  /// The cancel button's title.
+  public var cancelTitle: String
+  /// The fallback button's title; nil when the app hid it.
+  public var fallbackTitle: String?
+
+  init(params: JSONObject) {
+    let client = params["client"]?.objectValue ?? [:]
+    requestID = params["requestID"]?.stringValue ?? ""
+    clientName = client["name"]?.stringValue ?? ""
+    clientPID = client["pid"]?.intValue ?? 0
+    clientUID = client["uid"]?.intValue ?? -1
+    user = params["user"]?.stringValue ?? ""
+    policy = params["policy"]?.stringValue ?? ""
+    localizedReason = params["localizedReason"]?.stringValue ?? ""
+    sensor = params["sensor"]?.stringValue
+    cancelTitle = params["cancelTitle"]?.stringValue ?? "Cancel"
+    fallbackTitle = params["fallbackTitle"]?.stringValue
+  }
+}
+
+/// What happens to the prompts an agent shows.
+public enum LAAgentEvent: Sendable, Equatable {
+  /// Show this prompt.
+  case prompt(LAAgentPrompt)
+  /// Feedback for a prompt: `noMatch`, a retry reason, `wrongPasscode`, `passcodeDelay` (with the wait),
+  /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`.
+  case feedback(requestID: String, feedback: String, attempt: Int?, retryAfterSeconds: Int?)
+  /// The prompt now asks for the passcode: read one and `submitPasscode` it.
+  case passcodeRequested(requestID: String)
+  /// The prompt ended with this result (`success` or an LAError name).
+  case ended(requestID: String, result: String)
+
+  init?(method: String, params: JSONObject) {
+    let requestID = params["requestID"]?.stringValue ?? ""
+    switch method {
+    case Notification.agentPrompt: self = .prompt(LAAgentPrompt(params: params))
+    case Notification.agentFeedback:
+      self = .feedback(
+        requestID: requestID, feedback: params["feedback"]?.stringValue ?? "",
+        attempt: params["attempt"]?.intValue,
+        retryAfterSeconds: params["retryAfterSeconds"]?.intValue)
+    case Notification.agentPasscode: self = .passcodeRequested(requestID: requestID)
+    case Notification.agentEnded:
+      self = .ended(requestID: requestID, result: params["result"]?.stringValue ?? "")
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import Dispatch
+import Foundation
+import LocalAuthClient
+
+/// `localauthctl agent`: a terminal prompt agent, like `pkttyagent`. It shows each of the user's prompts
+/// (app, reason, sensor), reads the passcode with echo off, cancels on Esc or Ctrl-C, takes the fallback on
+/// `f`, prints feedback lines, serves prompts one after another, and exits cleanly on SIGTERM (or Ctrl-C
+/// with no prompt shown), restoring the terminal.
+public struct TerminalAgent: Sendable {
+  /// What the agent reacts to.
+  enum Input: Sendable {
+    case event(LAAgentEvent)
+    case key(UInt8)
+    case endOfInput
+    case stop(Int32)
+    case disconnected
+  }
+
+  /// The connection to register on.
+  public var connection: LocalAuthConnection
+  /// Which of the user's evaluations to show.
+  public var scope: LAPromptAgent.Scope
+  /// Writes text to the terminal.
+  public var write: @Sendable (String) -> Void
+  /// The terminal (or other input) to read keys from.
+  public var inputDescriptor: Int32
+
+  /// An agent.
+  public init(
+    connection: LocalAuthConnection, scope: LAPromptAgent.Scope,
+    write: @escaping @Sendable (String) -> Void, inputDescriptor: Int32 = STDIN_FILENO
+  ) {
+    self.connection = connection
+    self.scope = scope
+    self.write = write
+    self.inputDescriptor = inputDescriptor
+  }
+
+  /// Registers and serves prompts until SIGTERM, Ctrl-C without a prompt, end of input or a lost connection.
+  public func run() async throws -> ExitStatus {
+    let agent = LAPromptAgent(connection: connection)
+    let (registration, events) = try await agent.register(scope: scope)
+    let (inputs, sink) = AsyncStream<Input>.makeStream()
+    let forwarder = Task {
+      for await event in events { sink.yield(.event(event)) }
+      sink.yield(.disconnected)
+    }
+    defer { forwarder.cancel() }
+    let signals = [SIGTERM, SIGHUP, SIGINT].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number)
+      source.setEventHandler { sink.yield(.stop(number)) }
+      source.resume()
+      return source
+    }
+    defer { for source in signals { source.cancel() } }
+    let terminal = RawTerminal(descriptor: inputDescriptor)
+    defer { terminal?.restore() }
+    KeyReader.start(descriptor: inputDescriptor) { key in
+      sink.yield(key.map(Input.key) ?? .endOfInput)
+    }
+    write(
+      "localauthctl agent: showing prompts for \(TerminalText.sanitize(registration.user)) (\(registration.agent)). "
+        + "Esc or Ctrl-C cancels a prompt, f takes the fallback; Ctrl-C with no prompt or SIGTERM stops.\n"
+    )
+    var session = PromptSession(agent: agent, write: write)
+    for await input in inputs {
+      switch input {
+      case .event(let event): session.handle(event)
+      case .key(let key):
+        if await session.press(key) == .stop {
+          write("localauthctl agent: stopped\n")
+          return .success
+        }
+      case .endOfInput:
+        // Nobody can answer any more: cancel what is shown and stop.
+        await session.cancelShown()
+        write("localauthctl agent: end of input, stopped\n")
+        return .success
+      case .stop(let number):
+        await session.cancelShown()
+        write("localauthctl agent: stopped (signal \(number))\n")
+        return .success
+      case .disconnected:
+        write("localauthctl agent: the connection to localauthd was lost\n")
+        return .failure
+      }
+    }
+    return .success
+  }
+}
+
+/// The prompt on screen and what the person has typed so far.
+struct PromptSession {
+  enum KeyOutcome { case handled, stop }
+
+  let agent: LAPromptAgent
+  let write: @Sendable (String) -> Void
+  var current: LAAgentPrompt?
+  var askingPasscode = false
+  var typed: [UInt8] = []
+
+  init(agent: LAPromptAgent, write: @escaping @Sendable (String) -> Void) {
+    self.agent = agent
+    self.write = write
+  }
+
+  mutating func handle(_ event: LAAgentEvent) {
+    switch event {
+    case .prompt(let prompt):
+      current = prompt
+      askingPasscode = false
+      typed = []
+      func clean(_ text: String, _ limit: Int) -> String {
+        TerminalText.sanitize(text, limit: limit)
+      }
+      var keys = "Esc or Ctrl-C: \(clean(prompt.cancelTitle, 40))"
+      if let fallback = prompt.fallbackTitle { keys += " · f: \(clean(fallback, 40))" }
+      write(
+        """
+
+        Authentication requested by \(clean(prompt.clientName, 128)) (pid \(prompt.clientPID), uid \(prompt.clientUID))
+          User:   \(clean(prompt.user, 64))
+          Reason: \(clean(prompt.localizedReason, 512))
+          Sensor: \(clean(prompt.sensor ?? "none", 64))   [\(keys)]
+
+        """)
+    case .passcodeRequested(let requestID):
+      guard requestID == current?.requestID else { return }
+      askingPasscode = true
+      typed = []
+      write("  Passcode: ")
+    case .feedback(let requestID, let feedback, let attempt, let retryAfter):
+      guard requestID == current?.requestID else { return }
+      write(Self.describe(feedback, attempt: attempt, retryAfter: retryAfter) + "\n")
+      if feedback == "wrongPasscode" && askingPasscode { write("  Passcode: ") }
+    case .ended(let requestID, let result):
+      guard requestID == current?.requestID else { return }
+      write("  Result: \(TerminalText.sanitize(result, limit: 64))\n")
+      current = nil
+      askingPasscode = false
+      typed = []
+    }
+  }
+
+  static func describe(_ feedback: String, attempt: Int?, retryAfter: Int?) -> String {
+    let attemptText = attempt.map { " (attempt \($0))" } ?? ""
+    switch feedback {
+    case "noMatch": return "  Not recognized\(attemptText). Try again."
+    case "wrongPasscode": return "  Wrong passcode\(attemptText)."
+    case "passcodeDelay":
+      return "  Too many wrong passcodes: the next try waits \(retryAfter ?? 0) s."
+    case "fallback": return "  Switching to the passcode."
+    case "fallbackNotOffered": return "  The fallback is not offered yet."
+    default: return "  \(TerminalText.sanitize(feedback, limit: 64))\(attemptText)."
+    }
+  }
+
+  mutating func press(_ key: UInt8) async -> KeyOutcome {
+    guard let prompt = current else { return key == 0x03 ? .stop : .handled }
+    let agent = self.agent
+    switch key {
+    case 0x1B, 0x03:
+      write(askingPasscode ? "\n  Cancelled.\n" : "  Cancelled.\n")
+      await send { try await agent.cancel(prompt.requestID) }
+    case UInt8(ascii: "f"),
+      UInt8(ascii: "F") where !askingPasscode:
+      await send { try await agent.fallback(prompt.requestID) }
+    case 0x7F,
+      0x08 where askingPasscode:
+      if !typed.isEmpty { typed.removeLast() }
+    case 0x0D,
+      0x0A where askingPasscode:
+      let passcode = String(decoding: typed, as: UTF8.self)
+      typed = []
+      write("\n")
+      guard !passcode.isEmpty else {
+        write("  Passcode: ")
+        return .handled
+      }
+      await send { try await agent.submitPasscode(passcode, for: prompt.requestID) }
+    case 0x20...0x7E where askingPasscode:
+      if typed.count < 64 { typed.append(key) }
+    default: break
+    }
+    return .handled
+  }
+
+  /// Cancels the prompt on screen (the agent is going away).
+  func cancelShown() async {
+    guard let prompt = current else { return }
+    let agent = self.agent
+    await send { try await agent.cancel(prompt.requestID) }
+  }
+
+  private func send(_ body: @Sendable () async throws -> Void) async {
+    do {
+      try await body()
+    } catch {
+      write("  (\(TerminalText.sanitize(String(describing: error), limit: 200)))\n")
+    }
+  }
+}
+
+/// The terminal in raw mode (no canonical input, no echo, no signals from keys), restored at the end.
+final class RawTerminal: Sendable {
+  private let descriptor: Int32
+  private let saved: termios
+
+  /// Switches `descriptor` to raw input; nil when it is not a terminal.
+  init?(descriptor: Int32) {
+    guard isatty(descriptor) == 1 else { return nil }
+    var original = termios()
+    guard tcgetattr(descriptor, &original) == 0 else { return nil }
+    var raw = original
+    raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+    withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
+    guard tcsetattr(descriptor, TCSANOW, &raw) == 0 else { return nil }
+    self.descriptor = descriptor
+    saved = original
+  }
+
+  /// Puts the terminal back as it was.
+  func restore() {
+    var original = saved
+    _ = tcsetattr(descriptor, TCSANOW, &original)
+  }
+}
+
+/// Reads keys one byte at a time on a thread of its own (blocking reads never touch the task pool).
+enum KeyReader {
+  /// Calls `deliver` with each byte, then with nil at end of input.
+  static func start(descriptor: Int32, deliver: @escaping @Sendable (UInt8?) -> Void) {
+    let thread = Thread {
+      var byte: UInt8 = 0
+      while true {
+        let count = read(descriptor, &byte, 1)
+        if count == 1 {
+          deliver(byte)
+        } else if count < 0 && errno == EINTR {
+          continue
+        } else {
+          deliver(nil)
+          return
+        }
+      }
+    }
+    thread.start()
+  }
+}
