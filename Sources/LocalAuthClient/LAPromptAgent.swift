@@ -137,8 +137,10 @@ public enum LAAgentEvent: Sendable, Equatable {
   /// Show this prompt.
   case prompt(LAAgentPrompt)
   /// Feedback for a prompt: `noMatch`, a retry reason, `wrongPasscode`, `passcodeDelay` (with the wait),
-  /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`.
-  case feedback(requestID: String, feedback: String, attempt: Int?, retryAfterSeconds: Int?)
+  /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`. `lockedOut` is set on the failed
+  /// match that locked biometry out.
+  case feedback(
+    requestID: String, feedback: String, attempt: Int?, retryAfterSeconds: Int?, lockedOut: Bool)
   /// The prompt now asks for the passcode: read one and `submitPasscode` it.
   case passcodeRequested(requestID: String)
   /// The prompt ended with this result (`success` or an LAError name).
@@ -152,7 +154,8 @@ public enum LAAgentEvent: Sendable, Equatable {
       self = .feedback(
         requestID: requestID, feedback: params["feedback"]?.stringValue ?? "",
         attempt: params["attempt"]?.intValue,
-        retryAfterSeconds: params["retryAfterSeconds"]?.intValue)
+        retryAfterSeconds: params["retryAfterSeconds"]?.intValue,
+        lockedOut: params["lockout"]?.boolValue ?? false)
     case Notification.agentPasscode: self = .passcodeRequested(requestID: requestID)
     case Notification.agentEnded:
       self = .ended(requestID: requestID, result: params["result"]?.stringValue ?? "")

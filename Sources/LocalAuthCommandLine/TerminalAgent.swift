@@ -130,8 +130,12 @@ struct PromptSession {
       askingPasscode = true
       typed = []
       write("  Passcode: ")
-    case .feedback(let requestID, let feedback, let attempt, let retryAfter):
+    case .feedback(let requestID, let feedback, let attempt, let retryAfter, let lockedOut):
       guard requestID == current?.requestID else { return }
+      if lockedOut {
+        write("  Not recognized. Too many failed attempts: biometry is locked out.\n")
+        return
+      }
       write(Self.describe(feedback, attempt: attempt, retryAfter: retryAfter) + "\n")
       if feedback == "wrongPasscode" && askingPasscode { write("  Passcode: ") }
     case .ended(let requestID, let result):

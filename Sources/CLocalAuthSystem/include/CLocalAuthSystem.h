@@ -71,4 +71,7 @@ int las_unlink_at(int dir, const char *name);
 /* Sets a socket file's mode without following a symbolic link; 0 or -errno. */
 int las_chmod_socket_at(int dir, const char *name, unsigned mode);
 
+/// Opens a new pseudo-terminal (posix_openpt, grantpt, unlockpt, ptsname_r); returns the master fd and
+/// writes the slave's path into `name`, or returns -errno. Test support.
+int las_open_pseudo_terminal(char *name, size_t name_size);
 #endif
