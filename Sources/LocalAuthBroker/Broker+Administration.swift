@@ -169,7 +169,7 @@ extension Broker {
         }
       }
       self.updateOwner(owner.uid) { state in
-        state.passcode = hash
+        state.passcode = hash.map(OwnerPasscode.hashed)
         state.consecutivePasscodeFailures = 0
         state.passcodeRetryNotBefore = nil
       }

@@ -80,7 +80,7 @@ extension Broker {
         let remaining = notBefore - time.now()
         return Accounts.wallClockMilliseconds() + Int64(max(0, remaining.milliseconds))
       },
-      passcode: state.passcode)
+      passcode: state.passcode?.storedHash)
     let log = self.log
     storeWorker.submit {
       do {
@@ -107,7 +107,7 @@ extension Broker {
     let wallNow = Accounts.wallClockMilliseconds()
     for record in records {
       var state = OwnerState(uid: record.uid)
-      state.passcode = record.passcode
+      state.passcode = record.passcode.map(OwnerPasscode.hashed)
       state.consecutiveBiometricFailures = record.biometricFailures
       state.biometryLockedOut = record.biometryLockedOut
       state.consecutivePasscodeFailures = record.passcodeFailures
@@ -131,13 +131,15 @@ final class PasscodeHasher: Sendable {
     }
   }
 
-  /// Whether `passcode` matches `hash` (constant-time compare).
-  func verify(_ passcode: String, against hash: PasscodeHash) async -> Bool {
-    await withCheckedContinuation { continuation in
-      queue.async { continuation.resume(returning: hash.verify(passcode)) }
+  /// Whether `passcode` matches (constant-time compare; a stored hash is checked off the loop).
+  func verify(_ passcode: String, against stored: OwnerPasscode) async -> Bool {
+    switch stored {
+    case .configured(let bytes):
+      return ConstantTime.equal(Array(passcode.utf8), bytes)
+    case .hashed(let hash):
+      return await withCheckedContinuation { continuation in
+        queue.async { continuation.resume(returning: hash.verify(passcode)) }
+      }
     }
   }
-
-  /// The same, blocking the caller (start-up only).
-  func hashNow(_ passcode: String) -> PasscodeHash? { try? PasscodeHash.make(passcode) }
 }

@@ -76,7 +76,7 @@ public actor Broker {
       )
       let uid = configuration.setupOwner
       var state = owners[uid] ?? OwnerState(uid: uid)
-      state.passcode = hasher.hashNow(passcode)
+      state.passcode = .configured(Array(passcode.utf8))
       owners[uid] = state
     }
   }
@@ -318,10 +318,7 @@ public actor Broker {
     log.notice(
       "Passcode= in the configuration sets the passcode of uid \(owner); use it for simulations only"
     )
-    Task {
-      guard let hash = try? await self.hasher.hash(passcode) else { return }
-      self.updateOwner(owner) { $0.passcode = hash }
-    }
+    updateOwner(owner) { $0.passcode = .configured(Array(passcode.utf8)) }
   }
 
   /// Waits until every queued state write has reached the store (before the daemon exits).

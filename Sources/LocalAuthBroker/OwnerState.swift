@@ -5,8 +5,8 @@ import LocalAuthCrypto
 struct OwnerState {
   /// The owner's uid.
   let uid: UInt32
-  /// The passcode's salted slow hash; nil when no passcode is set.
-  var passcode: PasscodeHash?
+  /// The passcode; nil when none is set.
+  var passcode: OwnerPasscode?
   /// Consecutive failed biometric matches across this owner's evaluations.
   var consecutiveBiometricFailures = 0
   var biometryLockedOut = false
@@ -23,6 +23,20 @@ struct OwnerState {
     passcodeRetryNotBefore = nil
     consecutiveBiometricFailures = 0
     biometryLockedOut = false
+  }
+}
+
+/// An owner's passcode: a salted slow hash (set at run time, kept in the store), or the `Passcode=` of the
+/// configuration (a simulation aid: it is in the configuration file in plain text already, so the daemon
+/// compares it in constant time from memory and never writes it to the store).
+enum OwnerPasscode {
+  case hashed(PasscodeHash)
+  case configured([UInt8])
+
+  /// The hash to store; nil for a configured passcode.
+  var storedHash: PasscodeHash? {
+    if case .hashed(let hash) = self { return hash }
+    return nil
   }
 }
 
