@@ -222,7 +222,9 @@ extension Broker {
         feedback(
           evaluation, sensor.name, "passcodeDelay", attempt: attempt,
           extra: ["retryAfterSeconds": .int(Int(wait.components.seconds))])
-        try await time.sleep(until: notBefore)
+        if try await waitOutDelay(until: notBefore, evaluation) == .userCancel {
+          return .failure(error(.userCancel, evaluation))
+        }
       }
       attempt += 1
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
@@ -255,6 +257,43 @@ extension Broker {
       case .disconnected:
         return .failure(
           error(.authenticationFailed, evaluation, reason: "passcodeSensorDisconnected"))
+      }
+    }
+  }
+
+  /// Waits out a passcode back-off. The person may still cancel from the agent meanwhile; a passcode typed
+  /// during the wait is refused unchecked (it is not a try), with the wait repeated as feedback.
+  private func waitOutDelay(until notBefore: Duration, _ evaluation: Evaluation) async throws
+    -> CaptureEvent?
+  {
+    guard evaluation.agent != nil else {
+      try await time.sleep(until: notBefore)
+      return nil
+    }
+    let answers = evaluation.answers
+    let time = self.time
+    while true {
+      let answer = try await withThrowingTaskGroup(of: AgentAnswers.Answer?.self) { group in
+        group.addTask {
+          try await time.sleep(until: notBefore)
+          return nil
+        }
+        group.addTask { try await answers.next() }
+        defer { group.cancelAll() }
+        return try await group.next() ?? nil
+      }
+      try Task.checkCancellation()
+      switch answer {
+      case nil: return nil
+      case .cancel?: return .userCancel
+      case .fallback?, .passcode?:
+        let wait = notBefore - time.now()
+        notifyAgent(
+          evaluation, Notification.agentFeedback,
+          [
+            "sensor": .string(evaluation.sensor ?? "passcode"), "feedback": "passcodeDelay",
+            "retryAfterSeconds": .int(max(0, Int(wait.components.seconds))),
+          ])
       }
     }
   }

@@ -201,4 +201,28 @@ import Testing
       Method.agentRespond, ["requestID": requestID, "action": "passcode", "passcode": "1111"])
     #expect(await app.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "passcode")
   }
+
+  @Test func duringTheBackOffAGuessIsRefusedUncheckedAndCancelStillWorks() async {
+    var configuration = BrokerConfiguration()
+    configuration.passcodeDelayFromFailure = 1
+    let harness = BrokerHarness(configuration: configuration, enrolled: [], owners: .perUser)
+    let root = await harness.connect()
+    _ = await root.call(
+      Method.sensorsSetPasscode, ["passcode": "1111", "user": .int(Int(Self.alice))])
+    let agent = await harness.connect(uid: Self.alice, gid: Self.alice)
+    _ = await agent.call(Method.agentRegister)
+    let app = await harness.connect(uid: Self.alice, gid: Self.alice)
+    let (tag, _) = await app.startEvaluation(.deviceOwnerAuthentication)
+    let requestID = await waitFor(agent, Notification.agentPrompt).first?["requestID"] ?? .null
+    _ = await agent.call(
+      Method.agentRespond, ["requestID": requestID, "action": "passcode", "passcode": "0000"])
+    _ = await waitFor(agent, Notification.agentFeedback, count: 2)
+    // The back-off runs (the test clock never moves): the right passcode is refused unchecked.
+    _ = await agent.call(
+      Method.agentRespond, ["requestID": requestID, "action": "passcode", "passcode": "1111"])
+    let feedback = await waitFor(agent, Notification.agentFeedback, count: 3)
+    #expect(feedback.map { $0["feedback"] } == ["wrongPasscode", "passcodeDelay", "passcodeDelay"])
+    _ = await agent.call(Method.agentRespond, ["requestID": requestID, "action": "cancel"])
+    #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userCancel)
+  }
 }
