@@ -70,6 +70,9 @@ pass "systemd/install.mk installed into the container root"
 cat >"$ROOT/etc/localauthd/localauthd.conf" <<'CONF'
 [Broker]
 AdminGroup=localauth
+# Per-user owners (the default): the enrolled face and the passcode below are root's, the user the
+# test evaluates as (the daemon itself runs as the system user localauthd).
+SetupOwner=root
 
 [Sensor.face]
 Kind=faceID
