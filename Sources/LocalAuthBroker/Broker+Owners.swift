@@ -34,6 +34,20 @@ extension Broker {
   func requestedOwner(_ params: ParamReader, client: ClientSession) throws(RPCError) -> SensorOwner
   {
     guard let raw = params.object["user"], raw != .null else { return defaultOwner(of: client) }
+    if !client.isAdmin {
+      // Everyone else may name only themselves: decided without an account lookup.
+      let own = client.owner
+      guard
+        raw.intValue == Int(own.uid) || raw.stringValue == own.name
+          || raw.stringValue == String(own.uid)
+      else {
+        throw RPCError(
+          .permissionDenied,
+          "Permission denied: only root and the admin group may act for another user.",
+          data: ["field": "user"])
+      }
+      return defaultOwner(of: client)
+    }
     let named: SensorOwner?
     if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
       named = Accounts.owner(uid: UInt32(number))
@@ -63,8 +77,10 @@ extension Broker {
 
   /// Changes an owner's state and writes it to the store through the store worker (never on the loop).
   func updateOwner(_ uid: UInt32, _ change: (inout OwnerState) -> Void) {
-    var state = ownerState(uid)
+    let before = ownerState(uid)
+    var state = before
     change(&state)
+    guard state != before else { return }
     owners[uid] = state
     persist(state)
   }

@@ -204,6 +204,8 @@ extension Broker {
       return .failure(error(.passcodeNotSet, evaluation))
     }
     evaluation.sensor = sensor.name
+    // An agent that registered after the evaluation started shows it from here on.
+    if evaluation.agent == nil { showPrompt(evaluation) }
     if evaluation.agent == nil, (sensor as? any ScriptableSensor)?.hasScriptedInput != true {
       // Someone must type the passcode, and nobody can: no agent shows the prompt, no script stands in.
       return .failure(

@@ -2,7 +2,7 @@ import LocalAuthCrypto
 
 /// One owner's authentication state: the passcode's hash, failure counters, lockout and the passcode
 /// back-off. Every Linux account is an owner (or, in device mode, one owner stands for all). Broker-isolated.
-struct OwnerState {
+struct OwnerState: Equatable {
   /// The owner's uid.
   let uid: UInt32
   /// The passcode; nil when none is set.
@@ -29,7 +29,7 @@ struct OwnerState {
 /// An owner's passcode: a salted slow hash (set at run time, kept in the store), or the `Passcode=` of the
 /// configuration (a simulation aid: it is in the configuration file in plain text already, so the daemon
 /// compares it in constant time from memory and never writes it to the store).
-enum OwnerPasscode {
+enum OwnerPasscode: Equatable {
   case hashed(PasscodeHash)
   case configured([UInt8])
 

@@ -182,6 +182,9 @@ check "an unprivileged client gets permissionDenied (-32003) for sensors.script"
 allowed=$(as_user laadmin localauthd-rpc --socket "$SOCK" '{"method":"sensors.script","params":{"sensor":"face","commands":["MATCH"]}}')
 check "a member of the localauth group may script sensors (AdminGroup=localauth)" \
     test -n "$(json_get "$allowed" result.queued)"
+# Per-user owners: root enrolls a face and sets a passcode for lauser (whose own evaluation needs them).
+crpc '{"method":"sensors.enroll","params":{"sensor":"face","identity":"lauser-face","user":"lauser"}}' >/dev/null
+crpc '{"method":"sensors.setPasscode","params":{"passcode":"2468","user":"lauser"}}' >/dev/null
 user_eval=$(as_user lauser localauthd-rpc --socket "$SOCK" --timeout 30 '{"method":"context.evaluatePolicy","params":{"policy":"deviceOwnerAuthenticationWithBiometrics","localizedReason":"user"}}')
 USER_REQUEST=$(json_get "$user_eval" result.requestID)
 check "an unprivileged client can evaluate" test -n "$USER_REQUEST"
