@@ -47,10 +47,8 @@ extension Broker {
     }
     let mine = agents.filter { $0.uid == client.peer.uid }.count
     guard mine < configuration.maxAgentsPerUser else {
-      throw RPCError(
-        .queueFull,
-        "Too many prompt agents for this user (\(configuration.maxAgentsPerUser)); close one first.",
-        data: ["reason": "tooManyAgents", "limit": .int(configuration.maxAgentsPerUser)])
+      throw RPCError.limit(
+        "MaxAgentsPerUser", configuration.maxAgentsPerUser, "prompt agents of this user")
     }
     nextAgentNumber += 1
     let agent = PromptAgent(
@@ -159,9 +157,8 @@ extension Broker {
       throw .invalidParams("action", "must be 'cancel', 'fallback' or 'passcode'")
     }
     guard evaluation.answers.put(answer) else {
-      throw RPCError(
-        .queueFull, "Too many answers waiting for this prompt (\(AgentAnswers.limit)).",
-        data: ["reason": "tooManyAnswers", "limit": .int(AgentAnswers.limit)])
+      throw RPCError.limit(
+        "AgentAnswersPerPrompt", AgentAnswers.limit, "answers waiting for this prompt")
     }
     return [:]
   }

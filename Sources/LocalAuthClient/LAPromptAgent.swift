@@ -117,6 +117,24 @@ public struct LAAgentPrompt: Sendable, Equatable {
   /// The fallback button's title; nil when the app hid it.
   public var fallbackTitle: String?
 
+  /// A prompt (for previews and tests; the daemon's come from `LAPromptAgent.register`).
+  public init(
+    requestID: String, clientName: String, clientPID: Int, clientUID: Int, user: String,
+    policy: String, localizedReason: String, sensor: String?, cancelTitle: String,
+    fallbackTitle: String?
+  ) {
+    self.requestID = requestID
+    self.clientName = clientName
+    self.clientPID = clientPID
+    self.clientUID = clientUID
+    self.user = user
+    self.policy = policy
+    self.localizedReason = localizedReason
+    self.sensor = sensor
+    self.cancelTitle = cancelTitle
+    self.fallbackTitle = fallbackTitle
+  }
+
   init(params: JSONObject) {
     let client = params["client"]?.objectValue ?? [:]
     requestID = params["requestID"]?.stringValue ?? ""

@@ -160,6 +160,7 @@ public enum ConfigurationParser {
     case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
     case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))
     case "AdminGroup": c.adminGroup = value.isEmpty ? nil : value
+    case "MaxAgentsPerUser": c.broker.maxAgentsPerUser = try integer(value, 1...1024)
     case "Owners":
       guard let mode = OwnerMode(rawValue: value) else { throw .init("must be user or device") }
       c.broker.ownerMode = mode

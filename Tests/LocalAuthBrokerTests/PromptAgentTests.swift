@@ -151,8 +151,8 @@ import Testing
     }
     let ninth = await harness.connect(uid: Self.alice, gid: Self.alice)
     let refused = await ninth.call(Method.agentRegister)
-    #expect(refused?.code == .queueFull)
-    if case .failure(let error) = refused { #expect(error.data["reason"] == "tooManyAgents") }
+    #expect(refused?.code == .limitExceeded)
+    if case .failure(let error) = refused { #expect(error.data["limit"] == "MaxAgentsPerUser") }
     // Another user is not affected, and a second registration on one connection is refused.
     let bob = await harness.connect(uid: Self.bob, gid: Self.bob)
     #expect(await bob.call(Method.agentRegister)?.object?["agent"] != nil)

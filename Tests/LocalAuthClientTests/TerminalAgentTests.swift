@@ -1,0 +1,42 @@
+import Foundation
+import LocalAuthClient
+import Synchronization
+import Testing
+
+@testable import LocalAuthCommandLine
+
+/// What `localauthctl agent` prints for text a client chose: never an escape sequence, a carriage
+/// return, a fake line or a bidi override.
+@Suite struct TerminalAgentTests {
+  @Test(arguments: [
+    ("evil\u{1B}[2J", "evil\\u{1B}[2J"), ("a\r\nfake line", "a\\r\\nfake line"),
+    ("x\u{202E}gnp.exe", "x\\u{202E}gnp.exe"), ("\u{9B}31m", "\\u{9B}31m"), ("plain", "plain"),
+  ])
+  func sanitizeMakesControlsVisible(_ input: String, _ expected: String) {
+    #expect(TerminalText.sanitize(input) == expected)
+  }
+
+  @Test func longTextIsCut() {
+    #expect(TerminalText.sanitize(String(repeating: "a", count: 600), limit: 10) == "aaaaaaaaaa…")
+  }
+
+  @Test func aHostilePromptPrintsNoEscapeSequence() {
+    let printed = Mutex<String>("")
+    let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))
+    var session = PromptSession(agent: agent) { text in printed.withLock { $0 += text } }
+    session.handle(
+      .prompt(
+        LAAgentPrompt(
+          requestID: "R", clientName: "sudo\u{1B}]0;pwned\u{7}\r\nAuthentication requested by root",
+          clientPID: 1, clientUID: 0, user: "alice", policy: "deviceOwnerAuthentication",
+          localizedReason: "Pay\u{1B}[8m hidden", sensor: "face", cancelTitle: "Cancel\u{1B}[1m",
+          fallbackTitle: "Enter\u{202E}drowssaP")))
+    let text = printed.withLock { $0 }
+    #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0 == "\r" })
+    #expect(!text.contains("\u{202E}"))
+    // The forged "line" stays on the real one: one line starts with it.
+    let lines = text.split(separator: "\n").filter { $0.hasPrefix("Authentication requested by") }
+    #expect(lines.count == 1)
+    #expect(text.contains("Reason: Pay\\u{1B}[8m hidden"))
+  }
+}
