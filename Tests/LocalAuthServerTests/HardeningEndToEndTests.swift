@@ -73,6 +73,12 @@ struct HardeningEndToEndTests {
       arguments: [], config: Self.configuration("MaxQueuePerUID=4\nMaxQueue=1000"))
     try daemon.start()
     defer { daemon.stop() }
+    // Per-user owners: nobody's evaluations need nobody's own enrolled face and passcode.
+    let setup = try daemon.connect()
+    _ = try setup.call(
+      Method.sensorsEnroll, ["sensor": "face", "identity": "nobody-face", "user": "nobody"])
+    _ = try setup.call(Method.sensorsSetPasscode, ["passcode": "9753", "user": "nobody"])
+    setup.close()
     let attacker = try NobodyProcess(
       socket: daemon.socketPath,
       script: """
