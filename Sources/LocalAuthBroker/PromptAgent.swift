@@ -139,7 +139,11 @@ enum ProcessFacts {
   /// The logind session of `pid` (the `session-ID.scope` unit in its cgroup path, as `sd_pid_get_session`
   /// reads it), if it runs in one.
   static func loginSession(of pid: Int32) -> String? {
-    guard let text = readSmallFile("/proc/\(pid)/cgroup") else { return nil }
+    readSmallFile("/proc/\(pid)/cgroup").flatMap(loginSession(inCgroups:))
+  }
+
+  /// The logind session named in the text of a `/proc/PID/cgroup` file, if any.
+  static func loginSession(inCgroups text: String) -> String? {
     for line in text.split(separator: "\n") {
       for component in line.split(separator: "/")
       where component.hasPrefix("session-") && component.hasSuffix(".scope") {
