@@ -147,7 +147,15 @@ extension Broker {
           ])
       }
     }
+    // Hashing is slow on purpose and runs on one thread: one change at a time per caller's uid, so
+    // nobody can queue up hashing work that delays everyone else's passcode checks.
+    let caller = client.peer.uid
+    guard !passcodeChangesInFlight.contains(caller) else {
+      throw RPCError.limit("PasscodeChangesPerUID", 1, "passcode changes in progress for this uid")
+    }
+    passcodeChangesInFlight.insert(caller)
     Task {
+      defer { self.passcodeChangesInFlight.remove(caller) }
       if mustProve, let hash = current.passcode, let old {
         guard await self.hasher.verify(old, against: hash) else {
           _ = self.passcodeFailed(owner.uid)

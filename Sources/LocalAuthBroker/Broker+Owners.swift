@@ -138,7 +138,7 @@ extension Broker {
 
 /// Computes passcode hashes (scrypt, slow on purpose) on a thread of their own, off the event loop.
 final class PasscodeHasher: Sendable {
-  private let queue = DispatchQueue(label: "localauthd.passcode-hash")
+  let queue = DispatchQueue(label: "localauthd.passcode-hash")
 
   /// A fresh salted hash of `passcode`.
   func hash(_ passcode: String) async throws -> PasscodeHash {

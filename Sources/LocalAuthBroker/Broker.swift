@@ -21,11 +21,13 @@ public actor Broker {
   /// Every owner's state by uid (loaded once at start from the store, written through the store worker).
   var owners: [UInt32: OwnerState] = [:]
   /// Where passcode hashes are computed, off the event loop.
-  let hasher = PasscodeHasher()
+  nonisolated let hasher = PasscodeHasher()
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
   /// Registered prompt agents, newest last.
   var agents: [PromptAgent] = []
+  /// Uids with a passcode change being hashed (one at a time each).
+  var passcodeChangesInFlight: Set<UInt32> = []
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
   var nextAgentNumber = 0

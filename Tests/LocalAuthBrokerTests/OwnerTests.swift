@@ -1,10 +1,11 @@
 import Foundation
-import LocalAuthBroker
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import RightStore
 import Sensors
 import Testing
+
+@testable import LocalAuthBroker
 
 /// Per-user owners (issue 11): enrollments, passcodes, counters and lockout belong to one account.
 @Suite struct OwnerTests {
@@ -247,5 +248,29 @@ import Testing
     #expect(
       await root.call(Method.sensorsEnroll, ["sensor": "face", "identity": .string(identity)])?
         .object?["enrolled"] == [.string(identity)])
+  }
+
+  @Test func oneUidCannotQueueUpPasscodeHashing() async {
+    let (harness, alice, _) = await twoOwners()
+    // Hold the hashing thread, so the first change is certainly still in progress.
+    let gate = DispatchSemaphore(value: 0)
+    harness.broker.hasher.queue.async { gate.wait() }
+    let first = harness.nextTag()
+    let request = RPCRequest(
+      method: Method.sensorsSetPasscode, params: ["passcode": "4444", "oldPasscode": "1111"],
+      id: .int(first))
+    let immediate = await harness.broker.handle(
+      request, from: alice.session, responder: alice.recorder.responder(tag: first))
+    #expect(immediate == nil)
+    let second = await alice.call(
+      Method.sensorsSetPasscode, ["passcode": "5555", "oldPasscode": "1111"])
+    #expect(second?.code == .limitExceeded)
+    if case .failure(let error) = second { #expect(error.data["limit"] == "PasscodeChangesPerUID") }
+    gate.signal()
+    #expect(
+      await alice.recorder.waitForResponse(tag: first)?.object?["uid"] == .int(Int(Self.alice)))
+    #expect(
+      await alice.call(Method.sensorsSetPasscode, ["passcode": "5555", "oldPasscode": "4444"])?
+        .object?["uid"] == .int(Int(Self.alice)))
   }
 }
