@@ -18,7 +18,9 @@ public final class PseudoTerminalProcess: Sendable {
     guard master >= 0 else {
       throw DaemonTestError("cannot open a pseudo-terminal: \(String(cString: strerror(-master)))")
     }
-    let slave = open(String(cString: name), O_RDWR | O_NOCTTY | O_CLOEXEC)
+    let path = String(
+      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
     guard slave >= 0 else { throw DaemonTestError("cannot open the pseudo-terminal's other end") }
     self.master = master
     let process = Process()
