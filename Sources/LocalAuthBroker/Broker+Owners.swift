@@ -141,14 +141,17 @@ final class PasscodeHasher: Sendable {
   let queue = DispatchQueue(label: "localauthd.passcode-hash")
 
   /// A fresh salted hash of `passcode`.
-  func hash(_ passcode: String) async throws -> PasscodeHash {
+  nonisolated(nonsending) func hash(_ passcode: String) async throws -> PasscodeHash {
     try await withCheckedThrowingContinuation { continuation in
       queue.async { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
     }
   }
 
-  /// Whether `passcode` matches (constant-time compare; a stored hash is checked off the loop).
-  func verify(_ passcode: String, against stored: OwnerPasscode) async -> Bool {
+  /// Whether `passcode` matches (constant-time compare; a stored hash is checked off the loop). Runs on
+  /// the caller's executor (the broker's), so a configured passcode is checked without any hop.
+  nonisolated(nonsending) func verify(_ passcode: String, against stored: OwnerPasscode) async
+    -> Bool
+  {
     switch stored {
     case .configured(let bytes):
       return ConstantTime.equal(Array(passcode.utf8), bytes)
