@@ -14,7 +14,7 @@ _localauthctl() {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
-    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff doctor trace replay help"
+    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff doctor trace replay agent help"
     local policies="biometrics owner companion biometrics-or-companion wrist deviceOwnerAuthentication deviceOwnerAuthenticationWithBiometrics deviceOwnerAuthenticationWithCompanion deviceOwnerAuthenticationWithBiometricsOrCompanion deviceOwnerAuthenticationWithWristDetection"
     local global_options="--socket --app-id --json --help"
 
@@ -24,7 +24,7 @@ _localauthctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket | --app-id | --reason | --context-reuse | --requirement | --secret | --secret-file | --data | --file | --out | --payload | --ttl | --policy | --app | --pid | --passcode)
+            --socket | --app-id | --reason | --context-reuse | --requirement | --secret | --secret-file | --data | --file | --out | --payload | --ttl | --policy | --app | --pid | --passcode | --user | --old | --process)
                 [ "$word" = --socket ] && socket=(--socket "${COMP_WORDS[i + 1]}")
                 ((i++))
                 ;;
@@ -52,7 +52,7 @@ _localauthctl() {
             COMPREPLY=($(compgen -W "default biometry biometry-passcode biometryCurrentSet" -- "$cur"))
             return
             ;;
-        --app-id | --reason | --context-reuse | --secret | --data | --payload | --ttl | --app | --pid | --passcode)
+        --app-id | --reason | --context-reuse | --secret | --data | --payload | --ttl | --app | --pid | --passcode | --user | --old | --process)
             return
             ;;
     esac
@@ -82,8 +82,15 @@ _localauthctl() {
             fi
             options="$options --replace"
             ;;
-        enroll | unenroll) [ $position -eq 1 ] && words=$(_localauthctl_sensors "${socket[@]}") ;;
-        passcode) [ $position -eq 1 ] && words="set clear" ;;
+        enroll | unenroll)
+            [ $position -eq 1 ] && words=$(_localauthctl_sensors "${socket[@]}")
+            options="$options --user"
+            ;;
+        passcode)
+            [ $position -eq 1 ] && words="set clear"
+            options="$options --old --user"
+            ;;
+        agent) options="$options --session --process" ;;
         rights)
             [ $position -eq 1 ] && words="save show sign secret remove remove-all"
             options="$options --reason --requirement --secret --secret-file --data --file --out"

@@ -2,7 +2,7 @@ import Glibc
 
 /// A detached POSIX thread for one blocking reader loop (pthread_create), so the client
 /// needs no Foundation `Thread` (and a static localauthctl carries no ICU data).
-enum ReaderThread {
+public enum ReaderThread {
   /// The closure a new thread runs, boxed to cross pthread_create's `void *`.
   private final class Body {
     let run: () -> Void
@@ -10,7 +10,7 @@ enum ReaderThread {
   }
 
   /// Starts `body` on a new detached thread.
-  static func start(_ body: @escaping @Sendable () -> Void) {
+  public static func start(_ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
     var thread = pthread_t()
     let result = pthread_create(

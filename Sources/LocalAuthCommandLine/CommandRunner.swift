@@ -132,7 +132,7 @@ public struct CommandRunner: Sendable {
     case .agent(let scope):
       let agent = TerminalAgent(
         connection: connection, scope: scope,
-        write: { FileHandle.standardOutput.write(Data($0.utf8)) })
+        write: TerminalOutput.write)
       if try await agent.run() != .success {
         throw LAError(
           .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost"

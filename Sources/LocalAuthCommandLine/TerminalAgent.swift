@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Glibc
 import LocalAuthClient
 
 /// `localauthctl agent`: a terminal prompt agent, like `pkttyagent`. It shows each of the user's prompts
@@ -238,7 +238,7 @@ final class RawTerminal: Sendable {
 enum KeyReader {
   /// Calls `deliver` with each byte, then with nil at end of input.
   static func start(descriptor: Int32, deliver: @escaping @Sendable (UInt8?) -> Void) {
-    let thread = Thread {
+    ReaderThread.start {
       var byte: UInt8 = 0
       while true {
         let count = read(descriptor, &byte, 1)
@@ -252,6 +252,22 @@ enum KeyReader {
         }
       }
     }
-    thread.start()
+  }
+}
+
+/// Writes text to standard output (write(2), retrying EINTR and short writes): the agent's terminal.
+public enum TerminalOutput {
+  /// Writes all of `text`.
+  public static func write(_ text: String) {
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes {
+        Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, $0.count - offset)
+      }
+      if written < 0, errno == EINTR { continue }
+      if written <= 0 { return }
+      offset += written
+    }
   }
 }

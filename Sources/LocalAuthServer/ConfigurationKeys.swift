@@ -23,6 +23,9 @@ public enum ConfigurationKeys {
     "OutputLimit",
     "AdminGroup",
     "ExitOnIdleSec",
+    "Owners",
+    "SetupOwner",
+    "MaxAgentsPerUser",
   ]
 
   /// The keys of `[Diagnostics]`: the re-prompt detectors and evaluation traces.
