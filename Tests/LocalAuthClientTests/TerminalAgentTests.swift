@@ -39,4 +39,26 @@ import Testing
     #expect(lines.count == 1)
     #expect(text.contains("Reason: Pay\\u{1B}[8m hidden"))
   }
+
+  @Test func ctrlCStopsWithNoPromptAndCancelsAPromptShown() async {
+    let printed = Mutex<String>("")
+    let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))
+    var session = PromptSession(agent: agent) { text in printed.withLock { $0 += text } }
+    #expect(await session.press(0x03) == .stop)
+    session.handle(
+      .prompt(
+        LAAgentPrompt(
+          requestID: "R", clientName: "app", clientPID: 1, clientUID: 0, user: "alice",
+          policy: "deviceOwnerAuthentication", localizedReason: "Pay", sensor: "face",
+          cancelTitle: "Cancel", fallbackTitle: nil)))
+    session.handle(.passcodeRequested(requestID: "R"))
+    for key in Array("12".utf8) { #expect(await session.press(key) == .handled) }
+    #expect(session.typed == Array("12".utf8))
+    #expect(await session.press(0x7F) == .handled)
+    #expect(session.typed == Array("1".utf8))
+    // Ctrl-C with a prompt shown cancels it (here the daemon is unreachable: the error is printed).
+    #expect(await session.press(0x03) == .handled)
+    #expect(printed.withLock { $0 }.contains("Cancelled."))
+    #expect(!printed.withLock { $0 }.contains("12"), "typed digits are never echoed")
+  }
 }
