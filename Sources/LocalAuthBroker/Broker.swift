@@ -232,6 +232,7 @@ public actor Broker {
       requestID: evaluation.requestID, contextID: evaluation.context.id,
       clientPID: evaluation.client.peer.pid,
       clientUID: evaluation.client.peer.uid, clientName: evaluation.client.name,
+      ownerUID: evaluation.owner.uid,
       policy: evaluation.policy,
       sensor: evaluation.sensor)
   }
@@ -263,10 +264,13 @@ public actor Broker {
       "clientPID": .int(Int(evaluation.client.peer.pid)),
       "clientUID": .int(Int(evaluation.client.peer.uid)),
       "clientName": .string(evaluation.client.name), "policy": evaluation.policy.json,
+      "ownerUID": .int(Int(evaluation.owner.uid)),
     ]
     params.members.append(contentsOf: extra.members)
     for client in clients.values where client.monitoring {
-      if client.isAdmin || client.peer.uid == evaluation.client.peer.uid {
+      if client.isAdmin || client.peer.uid == evaluation.client.peer.uid
+        || client.peer.uid == evaluation.owner.uid
+      {
         client.channel.notify(Notification.monitorEvent, params)
       }
     }

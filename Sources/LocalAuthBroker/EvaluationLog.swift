@@ -12,6 +12,8 @@ public struct EvaluationRecord: Sendable {
   public var clientUID: UInt32
   /// The client's declared or process name.
   public var clientName: String
+  /// The uid whose presence is asked for (the client's own, unless root or an admin named `user`).
+  public var ownerUID: UInt32
   /// The policy evaluated.
   public var policy: Policy
   /// The sensor used, once known.

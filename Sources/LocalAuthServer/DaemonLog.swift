@@ -39,7 +39,7 @@ public struct DaemonLog: EvaluationLog {
     _ record: EvaluationRecord, file: String, line: Int, function: String
   ) {
     let text =
-      "evaluation \(record.requestID) started: \(record.policy.name) for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)) on \(record.sensor ?? "-")"
+      "evaluation \(record.requestID) started: \(record.policy.name) for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID))\(onBehalf(record)) on \(record.sensor ?? "-")"
     emit(
       text, priority: 6, messageID: MessageID.evaluationStarted, fields: fields(record),
       at: (file, line, function))
@@ -52,7 +52,7 @@ public struct DaemonLog: EvaluationLog {
     var text = "evaluation \(record.requestID) finished: \(result.name)"
     if let reason = result.reason { text += " (\(reason))" }
     text +=
-      " for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID)), \(record.policy.name) on \(record.sensor ?? "-")"
+      " for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID))\(onBehalf(record)), \(record.policy.name) on \(record.sensor ?? "-")"
     var entryFields = fields(record)
     entryFields.append(JournalField("RESULT", result.name))
     entryFields.append(JournalField("LA_ERROR", String(result.code?.rawValue ?? 0)))
@@ -96,12 +96,19 @@ public struct DaemonLog: EvaluationLog {
       message, priority: priority, messageID: messageID, fields: fields, at: (file, line, function))
   }
 
+  /// " on behalf of uid N" when the presence asked for is not the client's own.
+  private func onBehalf(_ record: EvaluationRecord) -> String {
+    record.ownerUID == record.clientUID ? "" : " on behalf of uid \(record.ownerUID)"
+  }
+
   private func fields(_ record: EvaluationRecord) -> [JournalField] {
     [
       JournalField("REQUEST_ID", record.requestID), JournalField("CONTEXT_ID", record.contextID),
       JournalField("CLIENT_PID", String(record.clientPID)),
       JournalField("CLIENT_UID", String(record.clientUID)),
-      JournalField("CLIENT_NAME", record.clientName), JournalField("POLICY", record.policy.name),
+      JournalField("CLIENT_NAME", record.clientName),
+      JournalField("OWNER_UID", String(record.ownerUID)),
+      JournalField("POLICY", record.policy.name),
       JournalField("SENSOR", record.sensor ?? ""),
     ]
   }

@@ -273,4 +273,29 @@ import Testing
       await alice.call(Method.sensorsSetPasscode, ["passcode": "5555", "oldPasscode": "4444"])?
         .object?["uid"] == .int(Int(Self.alice)))
   }
+
+  @Test func theOwnerFollowsAnEvaluationOnTheirBehalf() async {
+    let (harness, alice, bob) = await twoOwners()
+    _ = await alice.call(Method.brokerMonitor)
+    _ = await bob.call(Method.brokerMonitor)
+    let root = await harness.connect()
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    let tag = harness.nextTag()
+    _ = await root.call(
+      Method.evaluatePolicy,
+      ["policy": 1, "localizedReason": "sudo", "user": .int(Int(Self.alice))], tag: tag)
+    #expect(await root.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "face")
+    _ = await alice.recorder.wait { messages in
+      messages.contains {
+        if case .notification(Notification.monitorEvent, let p) = $0 {
+          return p["event"] == "finished"
+        }
+        return false
+      }
+    }
+    let events = alice.recorder.notifications(Notification.monitorEvent)
+    #expect(events.first?["ownerUID"] == .int(Int(Self.alice)))
+    #expect(events.first?["clientUID"] == 0)
+    #expect(bob.recorder.notifications(Notification.monitorEvent).isEmpty)
+  }
 }
