@@ -235,22 +235,43 @@ final class RawTerminal: Sendable {
 }
 
 /// Reads keys one byte at a time on a thread of its own (blocking reads never touch the task pool).
+/// An escape sequence (an arrow or function key: ESC then `[` or `O` within 50 ms, as terminals send
+/// them) is swallowed whole; a lone ESC is the Esc key.
 enum KeyReader {
-  /// Calls `deliver` with each byte, then with nil at end of input.
+  /// Calls `deliver` with each key byte, then with nil at end of input.
   static func start(descriptor: Int32, deliver: @escaping @Sendable (UInt8?) -> Void) {
     ReaderThread.start {
-      var byte: UInt8 = 0
-      while true {
-        let count = read(descriptor, &byte, 1)
-        if count == 1 {
+      while let byte = readByte(descriptor) {
+        guard byte == 0x1B, let next = readByte(descriptor, waitingMilliseconds: 50) else {
           deliver(byte)
-        } else if count < 0 && errno == EINTR {
           continue
-        } else {
-          deliver(nil)
-          return
         }
+        guard next == UInt8(ascii: "[") || next == UInt8(ascii: "O") else {
+          deliver(byte)
+          deliver(next)
+          continue
+        }
+        // The rest of the sequence: parameter bytes up to a final byte (0x40-0x7E).
+        while let part = readByte(descriptor, waitingMilliseconds: 50),
+          !(0x40...0x7E).contains(part)
+        {}
       }
+      deliver(nil)
+    }
+  }
+
+  /// One byte, or nil at end of input (or, with a wait, when nothing arrives in time).
+  static func readByte(_ descriptor: Int32, waitingMilliseconds: Int32? = nil) -> UInt8? {
+    if let waitingMilliseconds {
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, waitingMilliseconds) == 1 else { return nil }
+    }
+    var byte: UInt8 = 0
+    while true {
+      let count = read(descriptor, &byte, 1)
+      if count == 1 { return byte }
+      if count < 0 && errno == EINTR { continue }
+      return nil
     }
   }
 }

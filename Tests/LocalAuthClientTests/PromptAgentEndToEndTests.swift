@@ -117,6 +117,10 @@ struct PromptAgentEndToEndTests {
       alice, control: control, socket: socket, ["evaluate", "owner", "--reason", "Pay 5 EUR"])
     #expect(aliceAgent.waitFor("Reason: Pay 5 EUR"), "\(aliceAgent.text)")
     #expect(aliceAgent.waitFor("Passcode: ", count: 3), "\(aliceAgent.text)")
+    // An arrow key (an escape sequence) is not Esc: the prompt is still there and takes a passcode.
+    aliceAgent.type("\u{1B}[A")
+    aliceAgent.type("2468\r")
+    #expect(aliceAgent.waitFor("Wrong passcode", count: 2), "\(aliceAgent.text)")
     aliceAgent.type("\u{1B}")
     let cancelled = second.finish()
     #expect(cancelled.status == 1)
