@@ -91,6 +91,7 @@ _localauthctl() {
             options="$options --old --user"
             ;;
         agent) options="$options --session --process" ;;
+        reset-lockout) options="$options --user" ;;
         rights)
             [ $position -eq 1 ] && words="save show sign secret remove remove-all"
             options="$options --reason --requirement --secret --secret-file --data --file --out"

@@ -10,6 +10,12 @@ extension Broker {
     _ = try await connection.call(Method.sensorsSetPasscode, params)
   }
 
+  /// `sensors.resetLockout` for an owner (admins only; nil: the caller's own).
+  public func resetLockout(user: String?) async throws {
+    _ = try await connection.call(
+      Method.sensorsResetLockout, user.map { ["user": .string($0)] } ?? [:])
+  }
+
   /// `sensors.enroll` / `sensors.unenroll` for an owner (admins only); returns that owner's identities.
   @discardableResult
   public func changeEnrollment(sensor: String, identity: String, user: String?, enroll: Bool)

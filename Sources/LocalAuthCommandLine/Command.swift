@@ -28,7 +28,7 @@ public enum Command: Sendable, Equatable {
   /// `agent [--session | --process PID]`: a terminal prompt agent.
   case agent(LAPromptAgent.Scope)
   /// `reset-lockout`.
-  case resetLockout
+  case resetLockout(user: String? = nil)
   /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
   case rights(RightsCommand)
   /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).

@@ -119,7 +119,7 @@ struct Arguments {
     case "status": return .status
     case "monitor": return .monitor
     case "sensors": return .sensors
-    case "reset-lockout": return .resetLockout
+    case "reset-lockout": return .resetLockout(user: try optionalFlag("--user"))
     case "can-evaluate": return .canEvaluate(try policy())
     case "evaluate":
       let policy = try policy()

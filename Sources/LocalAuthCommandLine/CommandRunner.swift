@@ -144,8 +144,8 @@ public struct CommandRunner: Sendable {
         output.done(
           passcode == nil ? "passcode cleared" : "passcode set",
           ["passcodeSet": .bool(passcode != nil)]))
-    case .resetLockout:
-      try await broker.resetLockout()
+    case .resetLockout(let user):
+      try await broker.resetLockout(user: user)
       standardOutput(output.done("lockout reset", ["lockoutReset": true]))
     case .rights(let command):
       try await perform(command, on: connection, output: output)

@@ -100,7 +100,7 @@ public enum Usage {
       --session shows only prompts from your logind session; --process PID only from that process.
       """
     case "reset-lockout":
-      "Usage: localauthctl reset-lockout\n\nClear the biometric lockout and failed-attempt counters."
+      "Usage: localauthctl reset-lockout [--user USER]\n\nClear the biometric lockout and failed-attempt counters (yours, or USER's)."
     case "rights": rights
     case "handoff": handoff
     case "doctor", "trace", "replay": diagnostics(subcommand)

@@ -30,7 +30,17 @@ import Testing
     #expect(try CommandParser.parse(["status"]).command == .status)
     #expect(try CommandParser.parse(["sensors"]).command == .sensors)
     #expect(try CommandParser.parse(["monitor"]).command == .monitor)
-    #expect(try CommandParser.parse(["reset-lockout"]).command == .resetLockout)
+    #expect(try CommandParser.parse(["reset-lockout"]).command == .resetLockout())
+    #expect(
+      try CommandParser.parse(["reset-lockout", "--user", "alice"]).command
+        == .resetLockout(user: "alice"))
+    #expect(
+      try CommandParser.parse(["passcode", "set", "1234", "--old", "9876"]).command
+        == .passcode("1234", old: "9876"))
+    #expect(
+      try CommandParser.parse(["agent", "--process", "42"]).command == .agent(.process(pid: 42)))
+    #expect(try CommandParser.parse(["agent", "--session"]).command == .agent(.session))
+    #expect(throws: UsageError.self) { try CommandParser.parse(["agent", "--process", "x"]) }
     #expect(try CommandParser.parse(["cancel", "ABC"]).command == .cancel(requestID: "ABC"))
     #expect(
       try CommandParser.parse(["enroll", "face", "bob"]).command
