@@ -1,3 +1,4 @@
+import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
@@ -52,8 +53,14 @@ extension Broker {
     _ evaluation: Evaluation, sensor: String, event: CaptureEvent, askedAt: Duration
   ) {
     guard let trace = evaluation.trace else { return }
-    // A stored passcode is a slow hash checked off the loop: unknown here.
-    let correct: Bool? = nil
+    // Known at once only for Passcode= of the configuration; a stored passcode is a slow hash,
+    // checked off the loop, so unknown here.
+    var correct: Bool?
+    if case .passcode(let digits) = event,
+      case .configured(let bytes)? = ownerState(evaluation.owner.uid).passcode
+    {
+      correct = ConstantTime.equal(Array(digits.utf8), bytes)
+    }
     trace.append(
       TraceEvent(
         at: diagnosticsNow,
