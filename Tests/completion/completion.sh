@@ -40,7 +40,7 @@ check "bash: the completion file parses" bash -n "$COMPLETION/localauthctl.bash"
 check "zsh: the completion file parses" zsh -n "$COMPLETION/_localauthctl"
 
 expect_lines "bash: localauthctl ev<TAB> completes evaluate" evaluate "$(bash_complete localauthctl ev)"
-expect_lines "bash: localauthctl re<TAB> offers reset-lockout" reset-lockout "$(bash_complete localauthctl re)"
+expect_lines "bash: localauthctl res<TAB> offers reset-lockout" reset-lockout "$(bash_complete localauthctl res)"
 expect_lines "bash: evaluate b<TAB> offers the policies starting with b" \
     "$(printf '%s\n' biometrics biometrics-or-companion)" "$(bash_complete localauthctl evaluate b)"
 expect_lines "bash: evaluate owner --re<TAB> offers --reason" --reason \
