@@ -139,15 +139,33 @@ public struct LAPublicKey: Sendable {
     return Data(try ECIES.encrypt(Array(plaintext), to: key))
   }
 
-  /// Verifies an ECDSA (X9.62, SHA-256) signature made by the right's private key, on the client side.
+  /// Verifies an ECDSA (X9.62, SHA-256) signature made by the right's private key, on the client
+  /// side, as Apple's `verify(_:signature:algorithm:)` does: it returns only when the signature
+  /// is valid and throws otherwise, so a forged signature can never pass unnoticed.
+  ///
+  /// - Parameters:
+  ///   - data: The data that was signed.
+  ///   - signature: The DER (X9.62) signature.
+  ///   - algorithm: `.ecdsaSignatureMessageX962SHA256`, the only signing algorithm.
+  /// - Throws: `LAError.authenticationFailed` with reason "invalidSignature" when the signature
+  ///   does not match; `LAError.authenticationFailed` when the public key was never exported and
+  ///   the right is not authorized; `RPCError` invalidParams for an unsupported algorithm.
+  ///
+  /// ```swift
+  /// try await right.key.publicKey.verify(message, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
+  /// ```
   public func verify(
     _ data: Data, signature: Data, algorithm: LAKeyAlgorithm = .ecdsaSignatureMessageX962SHA256
-  ) async throws -> Bool {
+  ) async throws {
     guard canVerify(using: algorithm) else {
       throw RPCError(.invalidParams, "Unsupported signature algorithm \(algorithm.rawValue).")
     }
     let key = try P256PublicKey(x963: Array(try await exportBytes()))
-    return key.isValidSignature(Array(signature), for: Array(data))
+    guard key.isValidSignature(Array(signature), for: Array(data)) else {
+      throw LAError(
+        .authenticationFailed, message: "The signature does not match the data.",
+        reason: "invalidSignature")
+    }
   }
 }
 

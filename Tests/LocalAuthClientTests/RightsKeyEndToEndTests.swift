@@ -26,6 +26,35 @@ struct RightsKeyEndToEndTests {
     return try await LARightStore(connection: connection).saveRight(right, identifier: identifier)
   }
 
+  @Test func aForgedSignatureThrowsAsApplesVerifyDoes() async throws {
+    let (daemon, connection) = try await start()
+    let saved = try await save("forged", on: connection)
+    let message = Data("pay 5".utf8)
+    let signature = try await saved.key.sign(message)
+    try await saved.key.publicKey.verify(message, signature: signature)
+
+    // Another message, a flipped byte, and another right's signature are all refused by throwing.
+    let otherMessage = await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(Data("pay 500".utf8), signature: signature)
+    }
+    #expect(otherMessage?.code == .authenticationFailed)
+    #expect(otherMessage?.reason == "invalidSignature")
+    var flipped = signature
+    flipped[flipped.count - 1] ^= 0x01
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: flipped)
+    }
+    let other = try await save("other", on: connection)
+    let foreign = try await other.key.sign(message)
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: foreign)
+    }
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: Data())
+    }
+    withExtendedLifetime(daemon) {}
+  }
+
   @Test func aSavedRightStartsAuthorizedAndItsPublicKeyIsCached() async throws {
     let (daemon, connection) = try await start()
     let saved = try await save("cached", on: connection)
@@ -41,7 +70,7 @@ struct RightsKeyEndToEndTests {
     #expect(refused?.code == .authenticationFailed)
     #expect(refused?.reason == "notAuthorized")
     // Encryption and verification use the cached public key: no authorization needed.
-    #expect(try await saved.key.publicKey.verify(message, signature: signature))
+    try await saved.key.publicKey.verify(message, signature: signature)
     let ciphertext = try await saved.key.publicKey.encrypt(Data("sealed".utf8))
 
     // A loaded right has no key cached: its first export needs an authorization.
@@ -172,7 +201,6 @@ struct RightsKeyEndToEndTests {
     #expect(right.state == .authorized)
     try await saved.authorize(localizedReason: "after")
     let message = Data("signed after a restart".utf8)
-    #expect(
-      try await saved.key.publicKey.verify(message, signature: try await saved.key.sign(message)))
+    try await saved.key.publicKey.verify(message, signature: try await saved.key.sign(message))
   }
 }
