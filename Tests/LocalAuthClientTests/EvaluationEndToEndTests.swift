@@ -209,10 +209,17 @@ struct EvaluationEndToEndTests {
     try await daemon.start()
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
-    try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)
+    // As Apple's: nil until a biometric check or evaluation succeeded on this context.
+    #expect(context.evaluatedPolicyDomainState == nil)
+    var error: NSError?
+    #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+    #expect(error == nil)
     #expect(context.biometryType == .faceID)
-    let before = try context.domainState.biometry.stateHash
+    #expect(context.biometryType.rawValue == 2)
+    let before = context.domainState.biometry.stateHash
     #expect(before != nil)
+    #expect(context.domainState.biometry.biometryType == .faceID)
+    #expect(context.evaluatedPolicyDomainState == before)
     try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
     #expect(throws: LAError(.biometryNotEnrolled)) {
       do { try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) } catch var error
@@ -223,8 +230,11 @@ struct EvaluationEndToEndTests {
         throw error
       }
     }
-    #expect(try context.domainState.biometry.stateHash == nil)
+    #expect(!context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+    #expect(error?.domain == LAErrorDomain)
+    #expect(error?.code == LAError.Code.biometryNotEnrolled.rawValue)
+    #expect(context.domainState.biometry.stateHash == nil)
     try await Broker(connection: connection).enroll(sensor: "face", identity: "someone-else")
-    #expect(try context.domainState.biometry.stateHash != before)
+    #expect(context.domainState.biometry.stateHash != before)
   }
 }

@@ -64,7 +64,7 @@ struct RightsKeyEndToEndTests {
     let message = Data("later, without a prompt".utf8)
     let signature = try await saved.key.sign(message)
 
-    try await saved.deauthorize()
+    await saved.deauthorize()
     #expect(saved.state == .notAuthorized)
     let refused = await #expect(throws: LAError.self) { try await saved.key.sign(message) }
     #expect(refused?.code == .authenticationFailed)
@@ -73,18 +73,19 @@ struct RightsKeyEndToEndTests {
     try await saved.key.publicKey.verify(message, signature: signature)
     let ciphertext = try await saved.key.publicKey.encrypt(Data("sealed".utf8))
 
-    // A loaded right has no key cached: its first export needs an authorization.
+    // A loaded right exports and verifies with its public key before any authorization (as
+    // Apple's), while its private key stays locked.
     let loaded = try await LARightStore(connection: connection).right(forIdentifier: "cached")
     #expect(loaded.state == .unknown)
-    let notYet = await #expect(throws: LAError.self) {
-      try await loaded.key.publicKey.exportBytes()
-    }
-    #expect(notYet?.code == .authenticationFailed)
+    #expect(try await loaded.key.publicKey.exportBytes() == saved.key.publicKey.exportBytes())
+    try await loaded.key.publicKey.verify(message, signature: signature)
+    let locked = await #expect(throws: LAError.self) { try await loaded.key.decrypt(ciphertext) }
+    #expect(locked?.code == .authenticationFailed)
     try await loaded.authorize(localizedReason: "load")
     #expect(loaded.state == .authorized)
     #expect(loaded.hasCachedPublicKey)
     #expect(try await loaded.key.decrypt(ciphertext) == Data("sealed".utf8))
-    try await loaded.deauthorize()
+    await loaded.deauthorize()
     #expect(try await loaded.key.publicKey.exportDER().count == 91)
     #expect(try await loaded.key.publicKey.exportBytes() == saved.key.publicKey.exportBytes())
     withExtendedLifetime(daemon) {}
