@@ -2,6 +2,7 @@ import Foundation
 import LocalAuthProtocol
 
 /// The error domain of LocalAuthentication errors, as Apple names it (`LAErrorDomain`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
 public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// A LocalAuthentication outcome other than success, as Apple's `LAError` reports it.
