@@ -3,7 +3,14 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build and the tests need (installed when missing).
 DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps
-RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
+# `make run` binds where localauthd binds by default (SocketLocation: $LOCALAUTHD_SOCKET, else
+# /run/localauthd/localauthd.sock as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock, else
+# /tmp/localauthd-UID/localauthd.sock), so localauthctl and LocalAuthClient find it unaided;
+# RUN_SOCKET=PATH overrides it (then export LOCALAUTHD_SOCKET=PATH for the clients).
+RUN_SOCKET ?=
+# Demo state (persisted rights, device key) lives in a scratch directory of this clone, per user,
+# never in the service's /var/lib/localauthd.
+RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
 .PHONY: all deps build release run test test-systemd clean format format-check
 
@@ -26,8 +33,9 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 run: build
-	@echo "localauthd (demo mode) on $(RUN_SOCKET); try: socat - UNIX-CONNECT:$(RUN_SOCKET)"
-	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --socket $(RUN_SOCKET)
+	mkdir -p -m 700 $(RUN_STATE)
+	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --state-dir $(RUN_STATE) \
+		$(if $(RUN_SOCKET),--socket $(RUN_SOCKET))
 
 test: deps format-check
 	$(SWIFT) build --build-tests

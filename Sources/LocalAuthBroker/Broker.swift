@@ -65,7 +65,7 @@ public actor Broker {
   {
     nextClientNumber += 1
     let isAdmin =
-      peer.uid == 0
+      peer.uid == 0 || peer.uid == configuration.adminUserID
       || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
     let session = ClientSession(
       number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel)

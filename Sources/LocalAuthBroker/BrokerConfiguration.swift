@@ -41,6 +41,9 @@ public struct BrokerConfiguration: Sendable, Equatable {
   ]
   /// The group whose members may administer sensors (besides root); nil for root only.
   public var adminGroupID: UInt32? = nil
+  /// A user who may administer sensors (besides root): the daemon's own user when it is not
+  /// root (a `make run` daemon belongs to whoever started it); nil otherwise.
+  public var adminUserID: UInt32? = nil
 
   /// The defaults.
   public init() {}

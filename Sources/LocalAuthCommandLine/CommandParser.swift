@@ -8,7 +8,7 @@ public enum CommandParser {
   public static let subcommands = [
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
-    "reset-lockout", "rights", "handoff", "help",
+    "reset-lockout", "rights", "handoff", "socket", "help",
   ]
 
   /// Parses the arguments.
@@ -17,6 +17,7 @@ public enum CommandParser {
     var positional: [String] = []
     var flags: [String: String?] = [:]
     var wantsHelp = false
+    var wantsVersion = false
     var index = 0
     var optionsEnded = false
     let valued: Set<String> = [
@@ -44,6 +45,8 @@ public enum CommandParser {
       switch name {
       case "--help", "-h":
         wantsHelp = true
+      case "--version":
+        wantsVersion = true
       case "--json":
         options.json = true
       case "--non-interactive", "--replace":
@@ -75,6 +78,7 @@ public enum CommandParser {
         throw UsageError("unknown option \(name)", subcommand: positional.first)
       }
     }
+    if wantsVersion && !wantsHelp { return Invocation(options: options, command: .version) }
     guard let name = positional.first else {
       if wantsHelp { return Invocation(options: options, command: .help(subcommand: nil)) }
       throw UsageError("missing subcommand")
@@ -105,6 +109,7 @@ struct Arguments {
       }
       return .help(subcommand: topic)
     case "status": return .status
+    case "socket": return .socket
     case "monitor": return .monitor
     case "sensors": return .sensors
     case "reset-lockout": return .resetLockout
