@@ -12,7 +12,7 @@ RUN_SOCKET ?=
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps build release run test test-systemd clean format format-check
+.PHONY: all deps build release run test test-samples test-systemd clean format format-check
 
 all: build
 
@@ -40,17 +40,24 @@ run: build
 test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
+	$(MAKE) test-samples
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
+
+# Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
+# against a real demo daemon; a forged signature must fail verification there.
+test-samples:
+	$(SWIFT) build --product localauthd
+	Examples/AppleSamples/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
 
 test-systemd: release
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
 
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
 
 clean:
 	rm -rf .build

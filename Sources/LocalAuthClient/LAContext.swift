@@ -162,14 +162,14 @@ open class LAContext: @unchecked Sendable {
   }
 
   /// The completion-handler form: `reply` runs once, on an arbitrary thread, with the outcome.
-  /// The evaluation does not keep this context alive; if it is deinitialised first, `reply` gets appCancel.
+  /// As with Apple's, the evaluation keeps this context alive until `reply` has run, so Apple's
+  /// sample (a local `let context = LAContext()`) works; `invalidate()` still ends it with appCancel.
   open func evaluatePolicy(
     _ policy: LAPolicy, localizedReason: String,
     reply: @escaping @Sendable (Bool, (any Error)?) -> Void
   ) {
     let evaluation = startEvaluation(policy, localizedReason: localizedReason)
-    let core = self.core
-    Task {
+    Task { [self] in
       do {
         _ = try await evaluation.outcome
         if policy.usesBiometry { core.state.withLock { $0.domainStateEvaluated = true } }
@@ -177,6 +177,7 @@ open class LAContext: @unchecked Sendable {
       } catch {
         reply(false, error)
       }
+      withExtendedLifetime(self) {}
     }
   }
 
