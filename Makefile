@@ -12,7 +12,7 @@ RUN_SOCKET ?=
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps build release run test test-samples test-systemd clean format format-check
+.PHONY: all deps build release run test test-samples test-systemd docs clean format format-check
 
 all: build
 
@@ -51,6 +51,16 @@ test-samples:
 
 test-systemd: release
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
+
+# LocalAuthClient's DocC catalog (articles and the porting guide) as a static site in .build/docs,
+# with the toolchain's own docc (no package plugin needed).
+docs: build
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp $$($(SWIFT) build --show-bin-path)/../symbolgraph/LocalAuthClient*.symbols.json .build/docs-symbols/
+	docc convert Sources/LocalAuthClient/LocalAuthClient.docc --additional-symbol-graph-dir .build/docs-symbols \
+		--fallback-display-name LocalAuthClient --fallback-bundle-identifier org.localauthd.LocalAuthClient \
+		--output-path .build/docs --analyze
 
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:

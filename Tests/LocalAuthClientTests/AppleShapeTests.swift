@@ -12,6 +12,9 @@ import Testing
     #expect(LAError.errorDomain == LAErrorDomain)
     #expect(bridged.code == -8)
     #expect(bridged.userInfo["requestID"] as? String == "r-1")
+    let cast = error as NSError
+    #expect(cast.domain == LAErrorDomain)
+    #expect(cast.code == -8)
     #expect((error as any Error).localizedDescription == error.message)
     #expect(error.localizedDescription.contains("locked"))
   }
