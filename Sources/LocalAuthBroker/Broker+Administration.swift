@@ -31,6 +31,7 @@ extension Broker {
 
   func startMonitoring(_ client: ClientSession) -> JSONValue {
     if !client.monitoring {
+      baselineEnvironment()
       client.monitoring = true
       monitorCount += 1
     }
@@ -89,6 +90,7 @@ extension Broker {
     }
     let queued = scriptable.script(commands, replace: replace)
     revalidateAllRights()
+    announceEnvironmentChange()
     return ["queued": .int(queued)]
   }
 
@@ -105,6 +107,7 @@ extension Broker {
     }
     let enrolled = enroll ? driver.enroll(identity) : driver.unenroll(identity)
     revalidateAllRights()
+    announceEnvironmentChange()
     return ["enrolled": .array(enrolled.map(JSONValue.string))]
   }
 
@@ -123,12 +126,14 @@ extension Broker {
     device.passcode = passcode
     device.consecutivePasscodeFailures = 0
     device.passcodeRetryNotBefore = nil
+    announceEnvironmentChange()
     return [:]
   }
 
   func resetLockout(client: ClientSession) throws(RPCError) -> JSONValue {
     try requireAdmin(client)
     device.passcodeSucceeded()
+    announceEnvironmentChange()
     return [:]
   }
 }

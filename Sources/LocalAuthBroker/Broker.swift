@@ -192,6 +192,7 @@ public actor Broker {
     }
     outcomes[result.name, default: 0] += 1
     log.evaluationFinished(record(evaluation), result: result)
+    announceEnvironmentChange()
     return result
   }
 
@@ -241,6 +242,8 @@ public actor Broker {
   }
 
   var monitorCount = 0
+  /// The environment last announced to monitors (see `announceEnvironmentChange`).
+  var lastEnvironmentDigest = ""
 
   /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
   /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
