@@ -6,9 +6,16 @@ DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd s
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
-RUN_SOCKET ?= $(or $(XDG_RUNTIME_DIR),/tmp/localauthd-$(shell id -u))/localauthd/localauthd.sock
+# `make run` binds where localauthd binds by default (SocketLocation: $LOCALAUTHD_SOCKET, else
+# /run/localauthd/localauthd.sock as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock, else
+# /tmp/localauthd-UID/localauthd.sock), so localauthctl and LocalAuthClient find it unaided;
+# RUN_SOCKET=PATH overrides it (then export LOCALAUTHD_SOCKET=PATH for the clients).
+RUN_SOCKET ?=
+# Demo state (persisted rights, device key) lives in a scratch directory of this clone, per user,
+# never in the service's /var/lib/localauthd.
+RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps build man release run test test-systemd test-completion test-install test-package deb clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run test test-samples test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
@@ -42,13 +49,15 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 run: build
-	@echo "localauthd (demo mode) on $(RUN_SOCKET); try: socat - UNIX-CONNECT:$(RUN_SOCKET)"
-	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --socket $(RUN_SOCKET)
+	mkdir -p -m 700 $(RUN_STATE)
+	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --state-dir $(RUN_STATE) \
+		$(if $(RUN_SOCKET),--socket $(RUN_SOCKET))
 
 test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
+	$(MAKE) test-samples
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
@@ -86,12 +95,28 @@ deb: deb-deps
 	  $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@ls -l $(DEB_OUTPUT)/*.deb
 
+# Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
+# against a real demo daemon; a forged signature must fail verification there.
+test-samples:
+	$(SWIFT) build --product localauthd
+	Examples/AppleSamples/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
+
+# LocalAuthClient's DocC catalog (articles and the porting guide) as a static site in .build/docs,
+# with the toolchain's own docc (no package plugin needed).
+docs: build
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp $$($(SWIFT) build --show-bin-path)/../symbolgraph/LocalAuthClient*.symbols.json .build/docs-symbols/
+	docc convert Sources/LocalAuthClient/LocalAuthClient.docc --additional-symbol-graph-dir .build/docs-symbols \
+		--fallback-display-name LocalAuthClient --fallback-bundle-identifier org.localauthd.LocalAuthClient \
+		--output-path .build/docs --analyze
+
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
 
 clean:
 	rm -rf .build

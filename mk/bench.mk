@@ -44,5 +44,7 @@ sanitize-thread:
 # LeakSanitizer is off: the broker tests end with evaluations deliberately left waiting on scripted
 # sensors, whose suspended tasks it would report. Memory errors are still fatal; the daemon's own
 # leaks are measured by `make bench` (RSS growth) and HostileResourceTests (connection churn).
+# lld links it: gold warns "Cannot export local symbol '__asan_…'" once per ASan helper.
 sanitize-address:
-	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address --filter '$(SANITIZE_FILTER)'
+	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address \
+		-Xswiftc -use-ld=lld --filter '$(SANITIZE_FILTER)'

@@ -32,6 +32,7 @@ extension Broker {
 
   func startMonitoring(_ client: ClientSession) -> JSONValue {
     if !client.monitoring {
+      baselineEnvironment()
       client.monitoring = true
       monitorCount += 1
     }
@@ -93,6 +94,7 @@ extension Broker {
     }
     let queued = scriptable.script(commands, replace: replace)
     revalidateAllRights()
+    announceEnvironmentChange()
     return ["queued": .int(queued)]
   }
 
@@ -109,6 +111,7 @@ extension Broker {
     let enrolled =
       enroll ? driver.enroll(identity, for: owner.uid) : driver.unenroll(identity, for: owner.uid)
     revalidateAllRights()
+    announceEnvironmentChange()
     return ["enrolled": .array(enrolled.map(JSONValue.string))]
   }
 
@@ -182,6 +185,7 @@ extension Broker {
         state.passcodeRetryNotBefore = nil
       }
       self.revalidateAllRights()
+      self.announceEnvironmentChange()
       respond.respond(.success(["user": .string(owner.name), "uid": .int(Int(owner.uid))]))
     }
   }
@@ -190,6 +194,7 @@ extension Broker {
     try requireAdmin(client)
     let owner = try requestedOwner(params, client: client)
     updateOwner(owner.uid) { $0.passcodeSucceeded() }
+    announceEnvironmentChange()
     return [:]
   }
 }

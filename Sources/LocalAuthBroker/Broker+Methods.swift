@@ -196,17 +196,38 @@ extension Broker {
 
   // MARK: Evaluation
 
+  /// `evaluatePolicy`: every call gets its requestID first, so a refusal (invalid params,
+  /// invalidContext, alreadyInProgress, queueFull) carries it in `error.data` and is logged.
   private func evaluate(
     _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
-    let policy = try params.policy()
-    let reason = try params.nonEmptyString("localizedReason")
-    let owner = try requestedOwner(params, client: client)
-    return try startEvaluation(
-      client: client, policy: policy, reason: reason, owner: owner,
-      contextID: try params.optionalString("context"), rpcID: rpcID,
-      makeResponder: makeResponder)
+    let requestID = makeUUID()
+    do {
+      let policy = try params.policy()
+      let reason = try params.nonEmptyString("localizedReason")
+      let owner = try requestedOwner(params, client: client)
+      return try startEvaluation(
+        client: client, policy: policy, reason: reason, owner: owner,
+        contextID: try params.optionalString("context"), rpcID: rpcID,
+        makeResponder: makeResponder, requestID: requestID)
+    } catch {
+      throw refused(error, requestID: requestID, client: client)
+    }
+  }
+
+  /// A refused evaluation's error with its own requestID (a busy context's evaluation moves to
+  /// `inProgressRequestID`), logged with the client.
+  private func refused(_ error: RPCError, requestID: String, client: ClientSession) -> RPCError {
+    var error = error
+    if let busy = error.data["requestID"], busy != .string(requestID) {
+      error.data["inProgressRequestID"] = busy
+    }
+    error.data["requestID"] = .string(requestID)
+    log.notice(
+      "evaluation \(requestID) refused: \(error.code.name) (client pid \(client.peer.pid) uid \(client.peer.uid))"
+    )
+    return error
   }
 
   /// Starts an evaluation (evaluatePolicy, right.authorize, handoff.authorize): answers at once when no
@@ -216,7 +237,8 @@ extension Broker {
     client: ClientSession, policy: Policy, reason: String, owner: SensorOwner? = nil,
     contextID: String?, rpcID: RequestID?,
     makeResponder: () -> any Responder, allowReuse: Bool = true,
-    transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil
+    transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil,
+    requestID: String? = nil
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
     _ = try checkedText(reason, field: "localizedReason")
     let context: AuthContext
@@ -233,8 +255,8 @@ extension Broker {
         id: "ctx-" + makeUUID().lowercased(), options: ContextOptions(), explicit: false)
     }
     let evaluation = Evaluation(
-      requestID: makeUUID(), client: client, context: context, policy: policy, reason: reason,
-      owner: owner ?? defaultOwner(of: client), rpcID: rpcID,
+      requestID: requestID ?? makeUUID(), client: client, context: context, policy: policy,
+      reason: reason, owner: owner ?? defaultOwner(of: client), rpcID: rpcID,
       responder: DiscardingResponder())
     evaluation.mayReuse = allowReuse
     if let immediate = immediateOutcome(evaluation) {

@@ -85,7 +85,9 @@ extension Broker {
     let identifier = try identifier(params)
     let secret = try params.optionalBase64("secret", maxBytes: Self.maxSecretBytes)
     revalidate(right, of: client)
-    guard right.isAuthorized else { throw notAuthorizedError(right) }
+    // As Apple's: a right need not be authorized to be saved (its key pair is made now, and every
+    // private-key or secret use still needs the persisted right authorized).
+    let authorized = right.isAuthorized
     let owner = owner(of: client)
     let hash =
       right.requirement == .biometryCurrentSet
@@ -97,11 +99,11 @@ extension Broker {
         domainStateHash: hash,
         secret: secret)
     }
-    // The user has just proved presence for the right being saved: its persisted form starts authorized.
+    // A right the user has just authorized is saved authorized; any other starts unknown.
     let persisted = AuthRight(
       id: Self.makeRightID(), requirement: right.requirement, persisted: record,
       boundDomainState: hash)
-    persisted.state = RightStateName.authorized
+    if authorized { persisted.state = RightStateName.authorized }
     try register(persisted, for: client)
     return ["right": .string(persisted.id), "identifier": .string(identifier)]
   }

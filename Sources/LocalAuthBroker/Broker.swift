@@ -90,7 +90,7 @@ public actor Broker {
   {
     nextClientNumber += 1
     let isAdmin =
-      peer.uid == 0
+      peer.uid == 0 || peer.uid == configuration.adminUserID
       || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
     let session = ClientSession(
       number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel)
@@ -224,6 +224,7 @@ public actor Broker {
     }
     outcomes[result.name, default: 0] += 1
     log.evaluationFinished(record(evaluation), result: result)
+    announceEnvironmentChange()
     return result
   }
 
@@ -277,6 +278,8 @@ public actor Broker {
   }
 
   var monitorCount = 0
+  /// The environment last announced to monitors (see `announceEnvironmentChange`).
+  var lastEnvironmentDigest = ""
 
   /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
   /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and

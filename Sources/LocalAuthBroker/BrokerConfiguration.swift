@@ -49,6 +49,9 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var adminGroupID: UInt32? = nil
   /// The evaluation detectors and traces (the `[Diagnostics]` section).
   public var diagnostics = DiagnosticsConfiguration()
+  /// A user who may administer sensors (besides root): the daemon's own user when it is not
+  /// root (a `make run` daemon belongs to whoever started it); nil otherwise.
+  public var adminUserID: UInt32? = nil
 
   /// The defaults.
   public init() {}

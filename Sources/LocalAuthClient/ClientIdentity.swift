@@ -53,7 +53,7 @@ public struct ServerInfo: Sendable, Equatable {
     server = o["server"]?.stringValue ?? "localauthd"
     version = o["version"]?.stringValue ?? ""
     protocolVersion = o["protocol"]?.intValue ?? 1
-    biometryType = o["biometryType"]?.stringValue.flatMap(LABiometryType.init(rawValue:)) ?? .none
+    biometryType = o["biometryType"]?.stringValue.flatMap(LABiometryType.init(name:)) ?? .none
     sensors =
       o["sensors"]?.arrayValue?.compactMap {
         $0.stringValue ?? $0.objectValue?["name"]?.stringValue

@@ -13,6 +13,8 @@ final class ContextCore: Sendable {
     var creating: Task<JSONValue, any Error>?
     var invalidated = false
     var biometryType: LABiometryType = .none
+    /// Whether a biometric check or evaluation succeeded (Apple's evaluatedPolicyDomainState is nil before).
+    var domainStateEvaluated = false
   }
 
   let connection: LocalAuthConnection

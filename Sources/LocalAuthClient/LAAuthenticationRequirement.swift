@@ -33,6 +33,8 @@ public struct LAAuthenticationRequirement: Sendable, Equatable {
 public struct LABiometryFallbackRequirement: Sendable, Equatable {
   /// The wire name.
   public let name: String
+  /// Apple's default: no fallback.
+  public static let `default` = LABiometryFallbackRequirement(name: "none")
   /// No fallback.
   public static let none = LABiometryFallbackRequirement(name: "none")
   /// The device passcode.

@@ -1,4 +1,9 @@
+import Foundation
 import LocalAuthProtocol
+
+/// The error domain of LocalAuthentication errors, as Apple names it (`LAErrorDomain`).
+// swift-format-ignore: AlwaysUseLowerCamelCase
+public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// A LocalAuthentication outcome other than success, as Apple's `LAError` reports it.
 /// `code` is one of the public raw values of SPEC section 3; `requestID` names the
@@ -53,7 +58,7 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Apple's error domain for these errors.
-  public static let errorDomain = "com.apple.LocalAuthentication"
+  public static var errorDomain: String { LAErrorDomain }
 
   /// What went wrong.
   public var code: Code
@@ -73,6 +78,12 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
     self.reason = reason
   }
 
+  /// Apple's initializer: an error with `code`; `NSLocalizedDescriptionKey` in `userInfo`, if a
+  /// string, becomes the message. Other entries are not kept (they are not `Sendable`).
+  public init(_ code: Code, userInfo: [String: Any]) {
+    self.init(code, message: userInfo[NSLocalizedDescriptionKey] as? String)
+  }
+
   /// The LocalAuthentication error a JSON-RPC error stands for; nil when its code is not an LAError code.
   public init?(_ error: RPCError) {
     guard let code = Code(rawValue: error.code.rawValue) else { return nil }
@@ -80,9 +91,6 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
       code, message: error.message, requestID: error.requestID,
       reason: error.data["reason"]?.stringValue)
   }
-
-  /// The raw value of the code, as `NSError.code` would carry it.
-  public var errorCode: Int { code.rawValue }
 
   /// "appCancel (-9): Canceled by the application. [requestID …]".
   public var description: String {
@@ -98,6 +106,19 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension LAError.Code {
+  /// Deprecated name of `biometryLockout`.
+  @available(*, deprecated, renamed: "biometryLockout")
+  public static var touchIDLockout: Self { .biometryLockout }
+  /// Deprecated name of `biometryNotAvailable`.
+  @available(*, deprecated, renamed: "biometryNotAvailable")
+  public static var touchIDNotAvailable: Self { .biometryNotAvailable }
+  /// Deprecated name of `biometryNotEnrolled`.
+  @available(*, deprecated, renamed: "biometryNotEnrolled")
+  public static var touchIDNotEnrolled: Self { .biometryNotEnrolled }
+  /// Deprecated name of `companionNotAvailable`.
+  @available(*, deprecated, renamed: "companionNotAvailable")
+  public static var watchNotAvailable: Self { .companionNotAvailable }
+
   /// Matches `catch LAError.appCancel` style patterns against any thrown error.
   public static func ~= (code: LAError.Code, error: any Error) -> Bool {
     (error as? LAError)?.code == code
@@ -113,6 +134,24 @@ extension LAError {
   public static var userFallback: Code { .userFallback }
   /// The system cancelled.
   public static var systemCancel: Code { .systemCancel }
+  /// The removable biometric accessory is not paired.
+  public static var biometryNotPaired: Code { .biometryNotPaired }
+  /// The removable biometric accessory is disconnected.
+  public static var biometryDisconnected: Code { .biometryDisconnected }
+  /// Invalid dimensions.
+  public static var invalidDimensions: Code { .invalidDimensions }
+  /// Deprecated name of `biometryLockout`.
+  @available(*, deprecated, renamed: "biometryLockout")
+  public static var touchIDLockout: Code { .biometryLockout }
+  /// Deprecated name of `biometryNotAvailable`.
+  @available(*, deprecated, renamed: "biometryNotAvailable")
+  public static var touchIDNotAvailable: Code { .biometryNotAvailable }
+  /// Deprecated name of `biometryNotEnrolled`.
+  @available(*, deprecated, renamed: "biometryNotEnrolled")
+  public static var touchIDNotEnrolled: Code { .biometryNotEnrolled }
+  /// Deprecated name of `companionNotAvailable`.
+  @available(*, deprecated, renamed: "companionNotAvailable")
+  public static var watchNotAvailable: Code { .companionNotAvailable }
   /// No passcode is set.
   public static var passcodeNotSet: Code { .passcodeNotSet }
   /// No usable biometric sensor.
@@ -131,9 +170,33 @@ extension LAError {
   public static var notInteractive: Code { .notInteractive }
 }
 
+extension LAError: CustomNSError, LocalizedError {
+  /// The code's raw value, as `NSError.code` carries it (CustomNSError).
+  public var errorCode: Int { code.rawValue }
+
+  /// The message under `NSLocalizedDescriptionKey`, the request ID and reason under their names.
+  public var errorUserInfo: [String: Any] {
+    var info: [String: Any] = [NSLocalizedDescriptionKey: message]
+    if let requestID { info["requestID"] = requestID }
+    if let reason { info["reason"] = reason }
+    return info
+  }
+
+  /// What happened, so `localizedDescription` reads as the daemon's message.
+  public var errorDescription: String? { message }
+
+  /// The error as an `NSError` in `LAErrorDomain` with Apple's code.
+  public var nsError: NSError {
+    NSError(domain: LAErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
+  }
+}
+
 /// Turns a JSON-RPC error from the daemon into what the client throws: an `LAError` for
 /// LocalAuthentication codes, the `RPCError` itself for broker and protocol errors
 /// (alreadyInProgress, permissionDenied, methodNotFound, …).
 func clientError(_ error: RPCError) -> any Error {
   LAError(error) ?? error
 }
+
+/// Apple's `NSErrorPointer` (Foundation on Linux has none): `var error: NSError?` passed as `&error`.
+public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?

@@ -3,9 +3,9 @@ import LocalAuthProtocol
 import Synchronization
 
 /// A right kept in the daemon's store with its own key pair and secret (Apple's LAPersistedRight).
-/// Obtained from `LARightStore`: `saveRight` returns it authorized (the user has just proved
-/// presence), `right(forIdentifier:)` returns it `unknown` until authorized. The public key is
-/// cached after its first export, so `key.publicKey` encrypts and verifies without a prompt later.
+/// Obtained from `LARightStore`: `saveRight` returns it authorized when the saved right was
+/// (else `unknown`), `right(forIdentifier:)` returns it `unknown` until authorized. The public key
+/// needs no authorization and is cached after its first export.
 /// Thread-safe.
 public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// The identifier it is saved under.
@@ -36,12 +36,12 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
     return handle
   }
 
-  /// Fetches the public key while the right is authorized, so later encryption and verification need no prompt.
+  /// Fetches the public key at once, so later encryption and verification need no round trip.
   override func didAuthorize() async {
     _ = try? await publicKeyExport()
   }
 
-  /// The public key, from the cache or `key.publicKey` (which needs the right authorized).
+  /// The public key, from the cache or `key.publicKey` (which needs no authorization).
   func publicKeyExport() async throws -> PublicKeyExport {
     if let cached = publicKeyCache.withLock({ $0 }) { return cached }
     let result = try await callWithRight(Method.keyPublicKey)
@@ -55,7 +55,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
     return export
   }
 
-  /// Whether the public key is cached (encryption and verification work without authorization).
+  /// Whether the public key is cached (encryption and verification then need no round trip).
   public var hasCachedPublicKey: Bool { publicKeyCache.withLock { $0 != nil } }
 }
 

@@ -2,6 +2,21 @@ import FoundationEssentials
 import LocalAuthCrypto
 import LocalAuthProtocol
 
+/// Apple-style code names the algorithm type `SecKeyAlgorithm` (from Security); here it is this struct.
+public typealias SecKeyAlgorithm = LAKeyAlgorithm
+
+/// The keys of `exchangeKeys(publicKey:algorithm:parameters:)`, as Security's SecKeyKeyExchangeParameter.
+public struct SecKeyKeyExchangeParameter: RawRepresentable, Sendable, Hashable {
+  /// The key's name.
+  public let rawValue: String
+  /// A named parameter.
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// How many bytes the X9.63 KDF forms derive (an `Int`).
+  public static let requestedSize = SecKeyKeyExchangeParameter(rawValue: "requestedSize")
+  /// The KDF's shared info (a `Data`).
+  public static let sharedInfo = SecKeyKeyExchangeParameter(rawValue: "sharedInfo")
+}
+
 /// A key algorithm name as SecKeyAlgorithm spells it.
 public struct LAKeyAlgorithm: RawRepresentable, Sendable, Hashable {
   /// The wire name.
@@ -38,6 +53,12 @@ public struct LAKeyAlgorithm: RawRepresentable, Sendable, Hashable {
 /// The private key of a persisted right (Apple's LAPrivateKey). It never leaves the daemon:
 /// every operation is a call, allowed only while the right is authorized (otherwise
 /// `LAError.authenticationFailed`, reason "notAuthorized"; no prompt is shown). Usable from any task.
+///
+/// ```swift
+/// try await right.authorize(localizedReason: "Sign the payment")
+/// let signature = try await right.key.sign(payment, algorithm: .ecdsaSignatureMessageX962SHA256)
+/// try await right.key.publicKey.verify(payment, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
+/// ```
 public struct LAPrivateKey: Sendable {
   /// The persisted right the key belongs to (kept alive by the key).
   let right: LAPersistedRight
@@ -82,6 +103,34 @@ public struct LAPrivateKey: Sendable {
     return try await right.binary(Method.keyExchangeKeys, params, result: "sharedSecret")
   }
 
+  /// Apple's form of the key exchange: `parameters` holds `SecKeyKeyExchangeParameter.requestedSize`
+  /// (an `Int`) and `.sharedInfo` (a `Data`), keyed by the parameter or its `rawValue`.
+  ///
+  /// - Throws: `RPCError` invalidParams for a parameter of the wrong type or a bad peer key;
+  ///   `LAError.authenticationFailed` while the right is not authorized.
+  ///
+  /// ```swift
+  /// let shared = try await right.key.exchangeKeys(
+  ///   publicKey: peer, algorithm: .ecdhKeyExchangeStandardX963SHA256,
+  ///   parameters: [SecKeyKeyExchangeParameter.requestedSize.rawValue: 32])
+  /// ```
+  public func exchangeKeys(
+    publicKey peer: Data, algorithm: LAKeyAlgorithm, parameters: [AnyHashable: Any]
+  ) async throws -> Data {
+    func value(_ key: SecKeyKeyExchangeParameter) -> Any? {
+      parameters[AnyHashable(key)] ?? parameters[AnyHashable(key.rawValue)]
+    }
+    let size = value(.requestedSize)
+    let info = value(.sharedInfo)
+    guard size == nil || size is Int, info == nil || info is Data else {
+      throw RPCError(
+        .invalidParams, "requestedSize must be an Int and sharedInfo a Data.")
+    }
+    return try await exchangeKeys(
+      publicKey: peer, algorithm: algorithm, requestedSize: size as? Int,
+      sharedInfo: info as? Data)
+  }
+
   /// Whether the key can sign with the algorithm.
   public func canSign(using algorithm: LAKeyAlgorithm) -> Bool {
     KeyAlgorithm.signing.contains(algorithm.rawValue)
@@ -98,10 +147,9 @@ public struct LAPrivateKey: Sendable {
 
 /// The public key of a persisted right (Apple's LAPublicKey).
 ///
-/// The daemon exports a public key only while its right is authorized (`key.publicKey`, SPEC 7.3):
-/// the first export after `LARightStore.saveRight` or `LARight.authorize` is fetched then, and the
-/// client caches it, so `exportBytes`, `exportDER`, `encrypt` and `verify` need no authorization
-/// afterwards. On a right loaded and never authorized they fail with `LAError.authenticationFailed`.
+/// As Apple's, every public-key operation (`exportBytes`, `exportDER`, `encrypt`, `verify`) works
+/// without authorization: the daemon exports the public half to the right's own client at any
+/// time (`key.publicKey`), and the client caches it.
 public struct LAPublicKey: Sendable {
   /// The persisted right the key belongs to (kept alive by the key).
   let right: LAPersistedRight
@@ -139,15 +187,33 @@ public struct LAPublicKey: Sendable {
     return Data(try ECIES.encrypt(Array(plaintext), to: key))
   }
 
-  /// Verifies an ECDSA (X9.62, SHA-256) signature made by the right's private key, on the client side.
+  /// Verifies an ECDSA (X9.62, SHA-256) signature made by the right's private key, on the client
+  /// side, as Apple's `verify(_:signature:algorithm:)` does: it returns only when the signature
+  /// is valid and throws otherwise, so a forged signature can never pass unnoticed.
+  ///
+  /// - Parameters:
+  ///   - data: The data that was signed.
+  ///   - signature: The DER (X9.62) signature.
+  ///   - algorithm: `.ecdsaSignatureMessageX962SHA256`, the only signing algorithm.
+  /// - Throws: `LAError.authenticationFailed` with reason "invalidSignature" when the signature
+  ///   does not match; `LAError.authenticationFailed` when the public key was never exported and
+  ///   the right is not authorized; `RPCError` invalidParams for an unsupported algorithm.
+  ///
+  /// ```swift
+  /// try await right.key.publicKey.verify(message, signature: signature, algorithm: .ecdsaSignatureMessageX962SHA256)
+  /// ```
   public func verify(
     _ data: Data, signature: Data, algorithm: LAKeyAlgorithm = .ecdsaSignatureMessageX962SHA256
-  ) async throws -> Bool {
+  ) async throws {
     guard canVerify(using: algorithm) else {
       throw RPCError(.invalidParams, "Unsupported signature algorithm \(algorithm.rawValue).")
     }
     let key = try P256PublicKey(x963: Array(try await exportBytes()))
-    return key.isValidSignature(Array(signature), for: Array(data))
+    guard key.isValidSignature(Array(signature), for: Array(data)) else {
+      throw LAError(
+        .authenticationFailed, message: "The signature does not match the data.",
+        reason: "invalidSignature")
+    }
   }
 }
 
@@ -157,8 +223,20 @@ public struct LASecret: Sendable {
   let right: LAPersistedRight
 
   /// The secret's bytes (`secret.load`).
+  /// - Throws: `LAError.authenticationFailed` while the right is not authorized; `RPCError`
+  ///   notFound (reason "noSecret") when the right was saved without one.
   public func load() async throws -> Data {
     try await right.binary(Method.secretLoad, [:], result: "secret")
+  }
+
+  /// The secret's bytes, as Apple's async property names them.
+  public var rawData: Data {
+    get async throws { try await load() }
+  }
+
+  /// The completion-handler form of `rawData`.
+  public func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+    complete(handler) { try await load() }
   }
 }
 
@@ -170,5 +248,71 @@ extension LARight {
       throw RPCError(.internalError, "\(method) answered without base64 '\(key)'.")
     }
     return data
+  }
+}
+
+/// The completion-handler forms of LAPrivateKey, as Apple declares them.
+extension LAPrivateKey {
+  /// Signs `data`.
+  public func sign(
+    _ data: Data, algorithm: LAKeyAlgorithm,
+    completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await sign(data, algorithm: algorithm) }
+  }
+
+  /// Decrypts `data`.
+  public func decrypt(
+    _ data: Data, algorithm: LAKeyAlgorithm,
+    completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await decrypt(data, algorithm: algorithm) }
+  }
+
+  /// Key agreement with a peer's public key.
+  public func exchangeKeys(
+    publicKey peer: Data, algorithm: LAKeyAlgorithm, parameters: [AnyHashable: Any],
+    completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    let size =
+      parameters[AnyHashable(SecKeyKeyExchangeParameter.requestedSize.rawValue)]
+      ?? parameters[AnyHashable(SecKeyKeyExchangeParameter.requestedSize)]
+    let info =
+      parameters[AnyHashable(SecKeyKeyExchangeParameter.sharedInfo.rawValue)]
+      ?? parameters[AnyHashable(SecKeyKeyExchangeParameter.sharedInfo)]
+    guard size == nil || size is Int, info == nil || info is Data else {
+      handler(nil, RPCError(.invalidParams, "requestedSize must be an Int and sharedInfo a Data."))
+      return
+    }
+    let requestedSize = size as? Int
+    let sharedInfo = info as? Data
+    complete(handler) {
+      try await exchangeKeys(
+        publicKey: peer, algorithm: algorithm, requestedSize: requestedSize, sharedInfo: sharedInfo)
+    }
+  }
+}
+
+/// The completion-handler forms of LAPublicKey, as Apple declares them.
+extension LAPublicKey {
+  /// Exports the key as X9.63 bytes.
+  public func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
+    complete(handler) { try await exportBytes() }
+  }
+
+  /// Encrypts `data` for this key.
+  public func encrypt(
+    _ data: Data, algorithm: LAKeyAlgorithm,
+    completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await encrypt(data, algorithm: algorithm) }
+  }
+
+  /// Verifies a signature: `handler` gets nil only when it is valid.
+  public func verify(
+    _ signedData: Data, signature: Data, algorithm: LAKeyAlgorithm,
+    completion handler: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    complete(handler) { try await verify(signedData, signature: signature, algorithm: algorithm) }
   }
 }

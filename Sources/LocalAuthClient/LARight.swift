@@ -152,6 +152,15 @@ open class LARight: @unchecked Sendable {
 
   /// Authorizes the right, prompting with `localizedReason` (`right.authorize`). Cancelling the
   /// awaiting task cancels the prompt (appCancel). An authorized right answers at once.
+  ///
+  /// - Parameter localizedReason: Shown in the prompt; must not be empty.
+  /// - Throws: `LAError` (userCancel, appCancel, authenticationFailed, …); `RPCError`
+  ///   alreadyInProgress while another authorization of this right runs.
+  ///
+  /// ```swift
+  /// let right = LARight()
+  /// try await right.authorize(localizedReason: "Access your account")
+  /// ```
   public func authorize(localizedReason: String) async throws {
     let params: JSONObject = [
       "right": try await handle(), "localizedReason": .string(localizedReason),
@@ -177,10 +186,11 @@ open class LARight: @unchecked Sendable {
     _ = try await callWithRight(Method.rightCheckCanAuthorize)
   }
 
-  /// Gives up the authorization (`right.deauthorize`).
-  public func deauthorize() async throws {
+  /// Gives up the authorization (`right.deauthorize`). Never throws, as Apple's: when the daemon
+  /// cannot be reached the authorization is gone anyway (the daemon forgets a lost client's rights).
+  public func deauthorize() async {
     let (version, _) = beginStateChange()
-    _ = try await callWithRight(Method.rightDeauthorize)
+    _ = try? await callWithRight(Method.rightDeauthorize)
     settleState(.notAuthorized, since: version)
   }
 

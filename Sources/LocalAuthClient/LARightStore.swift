@@ -21,10 +21,21 @@ public struct LARightStore: Sendable {
     return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
   }
 
-  /// Saves an authorized right under `identifier`, making its key pair (`rightStore.saveRight`).
-  /// The persisted right starts authorized, and its public key is fetched and cached at once.
-  /// Fails with `LAError.authenticationFailed` when `right` is not authorized, and with
-  /// `RPCError` alreadyExists when the identifier is taken.
+  /// Saves a right under `identifier`, making its key pair (`rightStore.saveRight`). As Apple's,
+  /// the right need not be authorized: a right authorized now is saved authorized, any other
+  /// starts `unknown` and must be authorized before its private key or secret can be used.
+  ///
+  /// - Parameters:
+  ///   - right: The right to save (its requirement is kept).
+  ///   - identifier: A unique identifier for the right within this app.
+  /// - Returns: The persisted right.
+  /// - Throws: `RPCError` alreadyExists when the identifier is taken.
+  ///
+  /// ```swift
+  /// let right = LARight()
+  /// let persisted = try await LARightStore.shared.saveRight(right, identifier: "com.example.login")
+  /// try await persisted.authorize(localizedReason: "Sign in")
+  /// ```
   public func saveRight(_ right: LARight, identifier: String) async throws -> LAPersistedRight {
     try await save(right, identifier: identifier, secret: nil)
   }
@@ -47,14 +58,15 @@ public struct LARightStore: Sendable {
     guard result.objectValue?["right"] != nil else {
       return try await self.right(forIdentifier: identifier)
     }
-    // The user has just proved presence for the right being saved: the daemon starts it authorized.
+    // A right the user has just authorized is saved authorized by the daemon; any other starts unknown.
     let saved = try persisted(
-      result, identifier: identifier, requirement: right.requirement, state: .authorized)
+      result, identifier: identifier, requirement: right.requirement,
+      state: right.state == .authorized ? .authorized : .unknown)
     await saved.didAuthorize()
     return saved
   }
 
-  /// Removes a persisted right (`rightStore.removeRight`).
+  /// Removes a persisted right (`rightStore.removeRight`); `RPCError` notFound if there is none.
   public func removeRight(_ right: LAPersistedRight) async throws {
     try await removeRight(forIdentifier: right.identifier)
   }
@@ -81,5 +93,52 @@ public struct LARightStore: Sendable {
       handle: handle, identifier: object["identifier"]?.stringValue ?? identifier,
       requirement: requirement,
       state: state, connection: connection)
+  }
+}
+
+/// The completion-handler forms of LARightStore, as Apple declares them. Each handler runs once,
+/// on an arbitrary thread.
+extension LARightStore {
+  /// Fetches the right saved under `identifier`.
+  public func right(
+    forIdentifier identifier: String,
+    completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await right(forIdentifier: identifier) }
+  }
+
+  /// Saves `right` under `identifier`.
+  public func saveRight(
+    _ right: LARight, identifier: String,
+    completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await saveRight(right, identifier: identifier) }
+  }
+
+  /// Saves `right` under `identifier` with a secret.
+  public func saveRight(
+    _ right: LARight, identifier: String, secret: Data,
+    completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
+  ) {
+    complete(handler) { try await saveRight(right, identifier: identifier, secret: secret) }
+  }
+
+  /// Removes a persisted right.
+  public func removeRight(
+    _ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    complete(handler) { try await removeRight(right) }
+  }
+
+  /// Removes the right saved under `identifier`.
+  public func removeRight(
+    forIdentifier identifier: String, completion handler: @escaping @Sendable ((any Error)?) -> Void
+  ) {
+    complete(handler) { try await removeRight(forIdentifier: identifier) }
+  }
+
+  /// Removes every right of this app.
+  public func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
+    complete(handler) { _ = try await removeAllRights() }
   }
 }

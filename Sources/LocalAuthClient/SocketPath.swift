@@ -1,25 +1,34 @@
-import FoundationEssentials
+import Foundation
+import LocalAuthProtocol
 
-/// Where clients find the daemon's socket (SPEC section 2): an explicit path; else
-/// `LOCALAUTHD_SOCKET`; else the system socket if it exists; else the per-user runtime socket.
+/// Where clients find the daemon's socket: `SocketLocation.client`, the rule the daemon's own
+/// default follows (an explicit path; else `LOCALAUTHD_SOCKET`; else the socket a daemon run by
+/// this user binds, if present; else the service's socket, if present; else the user's default).
+/// A per-user socket under /tmp counts only when its directory belongs to this user.
 public enum SocketPath {
   /// The system socket under systemd's RuntimeDirectory.
-  public static let system = "/run/localauthd/localauthd.sock"
+  public static let system = SocketLocation.system
 
   /// The socket to connect to, resolved now against the given environment and file system.
   public static func resolve(
     explicit: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    uid: UInt32 = getuid(),
+    fileExists: (String) -> Bool = SocketPath.isTrustedSocket
   ) -> String {
-    if let explicit, !explicit.isEmpty { return explicit }
-    if let fromEnvironment = environment["LOCALAUTHD_SOCKET"], !fromEnvironment.isEmpty {
-      return fromEnvironment
-    }
-    if fileExists(system) { return system }
-    if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-      return runtime + "/localauthd/localauthd.sock"
-    }
-    return system
+    SocketLocation.client(
+      explicit: explicit, uid: uid, environment: environment, isServing: fileExists)
+  }
+
+  /// Whether `path` exists and, unless it is the service's socket under root-owned /run, its
+  /// directory belongs to this user or root (so a socket another user planted under /tmp is
+  /// never taken for the daemon).
+  @Sendable public static func isTrustedSocket(_ path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return false }
+    if path == system { return true }
+    let directory = (path as NSString).deletingLastPathComponent
+    guard stat(directory, &info) == 0 else { return false }
+    return info.st_uid == getuid() || info.st_uid == 0
   }
 }

@@ -5,6 +5,10 @@ import LocalAuthProtocol
 public enum Command: Sendable, Equatable {
   /// `help [SUBCOMMAND]`, `--help`: usage text.
   case help(subcommand: String?)
+  /// `--version`: the release and protocol version.
+  case version
+  /// `socket`: the socket path it would connect to (nothing is sent).
+  case socket
   /// `status`: broker.status.
   case status
   /// `can-evaluate POLICY`.

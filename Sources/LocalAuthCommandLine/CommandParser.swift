@@ -8,7 +8,7 @@ public enum CommandParser {
   public static let subcommands = [
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
-    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "agent", "help",
+    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "agent", "socket", "help",
   ]
 
   /// The options that take a value (`--opt value` or `--opt=value`).
@@ -33,6 +33,7 @@ public enum CommandParser {
     var positional: [String] = []
     var flags: [String: String?] = [:]
     var wantsHelp = false
+    var wantsVersion = false
     var index = 0
     var optionsEnded = false
     let valued = Set(valuedOptions)
@@ -56,6 +57,8 @@ public enum CommandParser {
       switch name {
       case "--help", "-h":
         wantsHelp = true
+      case "--version":
+        wantsVersion = true
       case "--json":
         options.json = true
       case _ where switchOptions.contains(name):
@@ -87,6 +90,7 @@ public enum CommandParser {
         throw UsageError("unknown option \(name)", subcommand: positional.first)
       }
     }
+    if wantsVersion && !wantsHelp { return Invocation(options: options, command: .version) }
     guard let name = positional.first else {
       if wantsHelp { return Invocation(options: options, command: .help(subcommand: nil)) }
       throw UsageError("missing subcommand")
@@ -117,6 +121,7 @@ struct Arguments {
       }
       return .help(subcommand: topic)
     case "status": return .status
+    case "socket": return .socket
     case "monitor": return .monitor
     case "sensors": return .sensors
     case "reset-lockout": return .resetLockout(user: try optionalFlag("--user"))

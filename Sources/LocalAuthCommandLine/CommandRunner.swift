@@ -52,12 +52,20 @@ public struct CommandRunner: Sendable {
       standardOutput(subcommand.map(Usage.help(for:)) ?? Usage.overview)
       return .success
     }
+    if invocation.command == .version {
+      standardOutput(Usage.version)
+      return .success
+    }
     var identity = ClientIdentity(name: "localauthctl", appID: invocation.options.appID)
     if case .evaluate(_, _, _, let nonInteractive) = invocation.command {
       identity.interactive = !nonInteractive
     }
     let connection = LocalAuthConnection(
       socketPath: invocation.options.socketPath, identity: identity)
+    if invocation.command == .socket {
+      standardOutput(connection.socketPath)
+      return .success
+    }
     defer { connection.disconnect() }
     do {
       try await perform(invocation.command, on: connection, output: output)
@@ -86,7 +94,7 @@ public struct CommandRunner: Sendable {
   ) async throws {
     let broker = Broker(connection: connection)
     switch command {
-    case .help: break
+    case .help, .version, .socket: break
     case .status:
       standardOutput(output.status(try await broker.status()))
     case .canEvaluate(let policy):

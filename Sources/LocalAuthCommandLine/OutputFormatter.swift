@@ -65,10 +65,10 @@ public struct OutputFormatter: Sendable {
   public func canEvaluate(_ policy: LAPolicy, biometryType: LABiometryType) -> String {
     if json {
       return encode([
-        "canEvaluate": true, "policy": policy.json, "biometryType": .string(biometryType.rawValue),
+        "canEvaluate": true, "policy": policy.json, "biometryType": .string(biometryType.name),
       ])
     }
-    return "\(policy.name): can evaluate (biometry type \(biometryType.rawValue))"
+    return "\(policy.name): can evaluate (biometry type \(biometryType.name))"
   }
 
   /// One progress event of `evaluate`.

@@ -1,3 +1,5 @@
+import LocalAuthProtocol
+
 /// localauthctl's help texts.
 public enum Usage {
   /// The overview shown by `localauthctl --help` and after a usage error without a subcommand.
@@ -24,14 +26,18 @@ public enum Usage {
       doctor [--app ID]              Explain re-prompts, overlapping prompts and context churn
       trace [--app ID | --pid PID]   A client's evaluations as a timeline (--json: a trace file)
       replay TRACE                   Script the sensors to answer as in a trace file
+      socket                         Print the socket path it connects to (sends nothing)
       help [COMMAND]                 Show help
 
     Options:
-      --socket PATH   The daemon's socket (default: $LOCALAUTHD_SOCKET,
-                      /run/localauthd/localauthd.sock, $XDG_RUNTIME_DIR/localauthd/localauthd.sock)
+      --socket PATH   The daemon's socket (default: $LOCALAUTHD_SOCKET, else where a
+                      localauthd started by you binds ($XDG_RUNTIME_DIR/localauthd/localauthd.sock
+                      or /tmp/localauthd-UID/localauthd.sock) if it is there, else the
+                      service's /run/localauthd/localauthd.sock)
       --app-id ID     The app id that scopes persisted rights and handoffs (default: localauthctl)
       --json          Machine-readable output, one JSON object per line
       -h, --help      Show help (also after a command)
+      --version       Print the version
 
     Policies: biometrics, owner, companion, biometrics-or-companion, wrist,
     Apple's LAPolicy names (deviceOwnerAuthentication, ...) or raw values 1-5.
@@ -40,9 +46,14 @@ public enum Usage {
     2 usage error, 3 cannot connect to the daemon.
     """
 
+  /// What `localauthctl --version` prints.
+  public static let version = "localauthctl \(localauthdVersion) (protocol \(protocolVersion))"
+
   /// The help of one subcommand.
   public static func help(for subcommand: String) -> String {
     switch subcommand {
+    case "socket":
+      "Usage: localauthctl socket\n\nPrint the socket path localauthctl and LocalAuthClient connect to, without connecting."
     case "status":
       "Usage: localauthctl status\n\nShow version, uptime, clients, running and queued evaluations, and outcome counts."
     case "can-evaluate":

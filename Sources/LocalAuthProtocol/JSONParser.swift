@@ -1,6 +1,7 @@
 /// Why a byte sequence is not acceptable JSON.
 public struct JSONParseError: Error, Sendable, Equatable {
-  /// A stable, machine-readable reason: "syntax", "invalidUTF8", "nestingTooDeep", "empty".
+  /// A stable, machine-readable reason: "syntax", "invalidUTF8", "unpairedSurrogate",
+  /// "nestingTooDeep", "empty".
   public var reason: String
   /// A human-readable explanation with the byte offset.
   public var message: String
@@ -33,13 +34,19 @@ public struct JSONParser {
     return try copy.withUnsafeBufferPointer { parse(buffer: $0, maxDepth: maxDepth) }.get()
   }
 
-  /// Parses exactly one JSON value from raw bytes.
-  public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth)
+  /// Parses exactly one JSON value from raw bytes. An unpaired surrogate escape fails with reason
+  /// "unpairedSurrogate" unless `replacingUnpairedSurrogates`, which puts U+FFFD in its place (so a
+  /// server can still read the request's id and answer it).
+  public static func parse(
+    buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = defaultMaxDepth,
+    replacingUnpairedSurrogates: Bool = false
+  )
     -> Result<
       JSONValue, JSONParseError
     >
   {
-    var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
+    var scanner = Scanner(
+      bytes: buffer, maxDepth: maxDepth, replacesUnpairedSurrogates: replacingUnpairedSurrogates)
     do throws(JSONParseError) {
       scanner.skipWhitespace()
       if scanner.index == buffer.count {
@@ -58,11 +65,23 @@ public struct JSONParser {
 private struct Scanner {
   let bytes: UnsafeBufferPointer<UInt8>
   let maxDepth: Int
+  let replacesUnpairedSurrogates: Bool
   var index = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, replacesUnpairedSurrogates: Bool = false) {
     self.bytes = bytes
     self.maxDepth = maxDepth
+    self.replacesUnpairedSurrogates = replacesUnpairedSurrogates
+  }
+
+  /// An unpaired UTF-16 surrogate escape: valid JSON grammar, but no Unicode text. Strict parsing
+  /// fails with reason "unpairedSurrogate"; lenient parsing substitutes U+FFFD and counts it.
+  mutating func unpairedSurrogate() throws(JSONParseError) -> UInt32 {
+    guard replacesUnpairedSurrogates else {
+      throw JSONParseError(
+        reason: "unpairedSurrogate", message: "unpaired UTF-16 surrogate escape at byte \(index)")
+    }
+    return 0xFFFD
   }
 
   func syntax(_ what: String) -> JSONParseError {
@@ -265,15 +284,22 @@ private struct Scanner {
       case UInt8(ascii: "u"):
         var scalar = try hex4()
         if (0xD800...0xDBFF).contains(scalar) {
-          guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+          let resume = index
+          var low: UInt32 = 0
+          if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
             bytes[index + 1] == UInt8(ascii: "u")
-          else { throw syntax("unpaired surrogate") }
-          index += 2
-          let low = try hex4()
-          guard (0xDC00...0xDFFF).contains(low) else { throw syntax("unpaired surrogate") }
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          {
+            index += 2
+            low = try hex4()
+          }
+          if (0xDC00...0xDFFF).contains(low) {
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          } else {
+            index = resume
+            scalar = try unpairedSurrogate()
+          }
         } else if (0xDC00...0xDFFF).contains(scalar) {
-          throw syntax("unpaired surrogate")
+          scalar = try unpairedSurrogate()
         }
         guard let unicode = Unicode.Scalar(scalar) else { throw syntax("invalid escape") }
         out.append(contentsOf: UTF8.encode(unicode)!)

@@ -110,6 +110,11 @@ public enum IncomingFrame: Sendable, Equatable {
     do {
       value = try JSONParser.parse(buffer: line, maxDepth: maxDepth).get()
     } catch {
+      if error.reason == "unpairedSurrogate",
+        let frame = unpairedSurrogateFrame(buffer: line, maxDepth: maxDepth)
+      {
+        return frame
+      }
       let data: JSONObject = ["reason": .string(error.reason)]
       return .single(
         .failure(
@@ -125,6 +130,34 @@ public enum IncomingFrame: Sendable, Equatable {
       return .batch(elements.map(decodeRequest))
     }
     return .single(decodeRequest(value))
+  }
+
+  /// A frame that is valid JSON but holds an unpaired surrogate escape (`"\ud800"`): every request
+  /// in it is refused with invalid params and its own id, so the client can match the answer;
+  /// nothing runs. Nil when the frame is not valid JSON even with the surrogates replaced.
+  static func unpairedSurrogateFrame(buffer line: UnsafeBufferPointer<UInt8>, maxDepth: Int)
+    -> IncomingFrame?
+  {
+    guard
+      case .success(let value) = JSONParser.parse(
+        buffer: line, maxDepth: maxDepth, replacingUnpairedSurrogates: true)
+    else { return nil }
+    let error = RPCError(
+      .invalidParams,
+      "Invalid params: a string holds an unpaired UTF-16 surrogate escape, which is not Unicode text.",
+      data: ["reason": "unpairedSurrogate"])
+    func refuse(_ element: JSONValue) -> Result<RPCRequest, RPCRejection> {
+      switch decodeRequest(element) {
+      case .success(let request):
+        return .failure(
+          RPCRejection(id: request.id ?? .null, error: error, isNotification: request.id == nil))
+      case .failure(let rejection): return .failure(rejection)
+      }
+    }
+    if case .array(let elements) = value, !elements.isEmpty {
+      return .batch(elements.map(refuse))
+    }
+    return .single(refuse(value))
   }
 
   /// Decodes one request object (a frame or one element of a batch).

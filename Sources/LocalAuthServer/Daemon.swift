@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import LocalAuthProtocol
 import RightStore
 import Sensors
 import Systemd
@@ -12,7 +13,7 @@ public final class Daemon {
   let log: DaemonLog
   let notifier = ServiceNotifier()
   let time = SystemTimeSource()
-  let version = "0.1.0"
+  let version = localauthdVersion
   var configuration: DaemonConfiguration
   var loop: EventLoop!
   var server: Server!
@@ -68,6 +69,7 @@ public final class Daemon {
       getgrnam(name).map { $0.pointee.gr_gid }
     }
     broker.setupOwner = configuration.setupOwnerUID
+    if getuid() != 0 { broker.adminUserID = getuid() }
     return broker
   }
 
@@ -137,6 +139,9 @@ public final class Daemon {
       log.notice(
         "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode); both belong to uid \(configuration.setupOwnerUID) (the user running the daemon)"
       )
+      if !socketActivated, let boundPath {
+        log.notice("try: localauthctl status, or socat - UNIX-CONNECT:\(boundPath)")
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import Glibc
+import LocalAuthProtocol
 
 /// The daemon's command line.
 public struct DaemonOptions: Sendable, Equatable {
@@ -26,8 +27,9 @@ public struct DaemonOptions: Sendable, Equatable {
 
     Options:
       --socket PATH      Listen on PATH (default: socket activation, else
-                         /run/localauthd/localauthd.sock as root, else
-                         $XDG_RUNTIME_DIR/localauthd/localauthd.sock)
+                         $LOCALAUTHD_SOCKET, else /run/localauthd/localauthd.sock
+                         as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock,
+                         else /tmp/localauthd-UID/localauthd.sock)
       --config FILE      Read FILE (default /etc/localauthd/localauthd.conf if present)
       --demo             Demo sensors: an enrolled face matching after ~1 s, passcode 1234
       --state-dir DIR    Keep persistent state in DIR (default $STATE_DIRECTORY)
@@ -66,18 +68,16 @@ public struct DaemonOptions: Sendable, Equatable {
     return options
   }
 
-  /// The socket path to bind when not socket-activated.
+  /// The socket path to bind when not socket-activated: `--socket`, else `SocketLocation`'s
+  /// rule, the one the client library and localauthctl use to find the daemon.
   public var resolvedSocketPath: String {
     if let socketPath { return socketPath }
     let environment = Environment()
-    if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
-      return runtime.split(separator: ":").first.map { "\($0)/localauthd.sock" } ?? runtime
+    var variables: [String: String] = [:]
+    for name in [SocketLocation.environmentVariable, "RUNTIME_DIRECTORY", "XDG_RUNTIME_DIR"] {
+      variables[name] = environment[name]
     }
-    if getuid() == 0 { return "/run/localauthd/localauthd.sock" }
-    if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-      return "\(xdg)/localauthd/localauthd.sock"
-    }
-    return "/tmp/localauthd-\(getuid())/localauthd.sock"
+    return SocketLocation.daemonDefault(uid: getuid(), environment: variables)
   }
 }
 

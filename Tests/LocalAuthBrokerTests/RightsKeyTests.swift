@@ -123,13 +123,16 @@ import Testing
     _ = directory
   }
 
-  @Test func everyKeyCallFailsWithoutAuthorizationAndNeverPrompts() async throws {
+  @Test func everyPrivateKeyCallFailsWithoutAuthorizationAndNeverPrompts() async throws {
     let (client, handle, directory) = try await authorizedKey([1])
     _ = await client.call(Method.rightDeauthorize, ["right": .string(handle)])
     let started = client.recorder.notifications(Notification.started).count
+    // The public key is public, as Apple's LAPublicKey: exported without authorization.
+    #expect(
+      await client.call(Method.keyPublicKey, ["right": .string(handle)])?.bytes("x963")?.count
+        == 65)
     for method in [
-      Method.keyPublicKey, Method.keySign, Method.keyDecrypt, Method.keyExchangeKeys,
-      Method.secretLoad,
+      Method.keySign, Method.keyDecrypt, Method.keyExchangeKeys, Method.secretLoad,
     ] {
       let result = await client.call(
         method, ["right": .string(handle), "data": "AA==", "publicKey": "AA=="])

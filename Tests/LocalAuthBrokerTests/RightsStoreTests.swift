@@ -2,16 +2,34 @@ import LocalAuthProtocol
 import RightStore
 import Testing
 
-/// rightStore.*: saving needs an authorized right, rows are scoped to (uid, appID), removal.
+/// rightStore.*: saving with or without authorization, rows are scoped to (uid, appID), removal.
 @Suite struct RightsStoreTests {
-  @Test func saveNeedsAnAuthorizedRightAndAnswersAnAuthorizedHandle() async throws {
+  @Test func anUnauthorizedRightIsSavedUnknownAndItsKeyStaysLocked() async throws {
+    // Apple's own LARightStore sample saves a right that was never authorized.
     let (harness, directory) = try rightsHarness()
     let client = await harness.connect()
     let right = await client.createRight()
-    let refused = await client.call(
-      Method.rightStoreSave, ["right": .string(right), "identifier": "a"])
+    let saved = await client.call(
+      Method.rightStoreSave, ["right": .string(right), "identifier": "a"])?.object
+    let handle = try #require(saved?["right"]?.stringValue)
+    #expect(await client.state(handle) == "unknown")
+    let refused = await client.call(Method.keySign, ["right": .string(handle), "data": "AA=="])
     #expect(refused?.code == .authenticationFailed)
     #expect(refused?.reason == "notAuthorized")
+    #expect(
+      await client.call(Method.keyPublicKey, ["right": .string(handle)])?.bytes("x963")?.count
+        == 65)
+    await client.authorize(handle)
+    #expect(
+      await client.call(Method.keySign, ["right": .string(handle), "data": "AA=="])?.bytes(
+        "signature") != nil)
+    _ = directory
+  }
+
+  @Test func anAuthorizedRightIsSavedAuthorized() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    let right = await client.createRight()
     await client.authorize(right)
     let saved = await client.call(
       Method.rightStoreSave, ["right": .string(right), "identifier": "a"])?.object

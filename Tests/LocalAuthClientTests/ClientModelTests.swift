@@ -27,12 +27,34 @@ import Testing
       SocketPath.resolve(explicit: "/a", environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none)
         == "/a")
     #expect(SocketPath.resolve(environment: ["LOCALAUTHD_SOCKET": "/b"], fileExists: none) == "/b")
+    let xdg = ["XDG_RUNTIME_DIR": "/run/user/1000"]
+    let userSocket = "/run/user/1000/localauthd/localauthd.sock"
+    // A user's own daemon (make run) first, then the service's socket, else the user's default.
     #expect(
-      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: { _ in true })
+      SocketPath.resolve(environment: xdg, uid: 1000, fileExists: { _ in true }) == userSocket)
+    #expect(
+      SocketPath.resolve(environment: xdg, uid: 1000, fileExists: { $0 == SocketPath.system })
         == SocketPath.system)
+    #expect(SocketPath.resolve(environment: xdg, uid: 1000, fileExists: none) == userSocket)
     #expect(
-      SocketPath.resolve(environment: ["XDG_RUNTIME_DIR": "/run/user/1"], fileExists: none)
-        == "/run/user/1/localauthd/localauthd.sock")
+      SocketPath.resolve(environment: [:], uid: 1000, fileExists: none)
+        == "/tmp/localauthd-1000/localauthd.sock")
+    // Root's own daemon binds the service's socket.
+    #expect(SocketPath.resolve(environment: xdg, uid: 0, fileExists: none) == SocketPath.system)
+  }
+
+  @Test func theDaemonAndItsClientsAgreeOnTheSocket() {
+    for uid: UInt32 in [0, 1000] {
+      for environment in [[:], ["XDG_RUNTIME_DIR": "/run/user/\(uid)"]] {
+        let bound = SocketLocation.daemonDefault(uid: uid, environment: environment)
+        #expect(
+          SocketPath.resolve(environment: environment, uid: uid, fileExists: { $0 == bound })
+            == bound, "uid \(uid) \(environment)")
+      }
+    }
+    #expect(
+      SocketLocation.daemonDefault(uid: 1000, environment: ["RUNTIME_DIRECTORY": "/run/localauthd"])
+        == SocketLocation.system)
   }
 
   @Test func readsProgressNotifications() {

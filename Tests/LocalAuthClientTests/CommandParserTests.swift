@@ -1,9 +1,21 @@
 import LocalAuthClient
 import LocalAuthCommandLine
 import LocalAuthProtocol
+import Synchronization
 import Testing
 
 @Suite struct CommandParserTests {
+  @Test func versionPrintsTheReleaseWithoutTheDaemon() async throws {
+    #expect(try CommandParser.parse(["--version"]).command == .version)
+    #expect(try CommandParser.parse(["--json", "--version"]).command == .version)
+    let printed = Mutex<[String]>([])
+    let runner = CommandRunner(
+      standardOutput: { line in printed.withLock { $0.append(line) } }, standardError: { _ in })
+    let status = await runner.run(["--socket", "/nonexistent/socket", "--version"])
+    #expect(status == .success)
+    #expect(printed.withLock { $0 } == ["localauthctl \(localauthdVersion) (protocol 1)"])
+  }
+
   @Test func parsesEvaluateWithEveryOption() throws {
     let invocation = try CommandParser.parse([
       "--socket", "/tmp/s.sock", "evaluate", "owner", "--reason", "Pay 5 €", "--context-reuse=30",

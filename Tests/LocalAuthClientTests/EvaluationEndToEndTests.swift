@@ -114,18 +114,21 @@ struct EvaluationEndToEndTests {
     #expect(later?.code == .invalidContext)
   }
 
-  @Test func aDeinitialisedContextCancelsItsEvaluation() async throws {
+  @Test func aDroppedContextLivesUntilItsReplyAsApplesDoes() async throws {
+    // Apple's own sample evaluates on a local `let context = LAContext()` with the reply form.
     let daemon = try DaemonProcess()
     try await daemon.start()
-    try await daemon.script("face", ["DEFAULT WAIT"])
+    // The face matches after 2 s: the context below is dropped long before.
+    try await daemon.script("face", ["SLEEP 2000", "MATCH"])
     let connection = daemon.connection()
     let replies = Mutex<[String]>([])
     do {
       let context = LAContext(connection: connection)
       context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "dropped") {
-        _, error in
+        success, error in
         replies.withLock {
-          $0.append((error as? LAError)?.code.name ?? "\(String(describing: error))")
+          $0.append(
+            success ? "success" : (error as? LAError)?.code.name ?? "\(String(describing: error))")
         }
       }
       try await eventually("the evaluation to run") {
@@ -133,7 +136,7 @@ struct EvaluationEndToEndTests {
       }
     }
     try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
-    #expect(replies.withLock { $0 } == ["appCancel"])
+    #expect(replies.withLock { $0 } == ["success"])
   }
 
   @Test func cancellingTheAwaitingTaskEndsWithAppCancel() async throws {
@@ -209,10 +212,17 @@ struct EvaluationEndToEndTests {
     try await daemon.start()
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
-    try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics)
+    // As Apple's: nil until a biometric check or evaluation succeeded on this context.
+    #expect(context.evaluatedPolicyDomainState == nil)
+    var error: NSError?
+    #expect(context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+    #expect(error == nil)
     #expect(context.biometryType == .faceID)
-    let before = try context.domainState.biometry.stateHash
+    #expect(context.biometryType.rawValue == 2)
+    let before = context.domainState.biometry.stateHash
     #expect(before != nil)
+    #expect(context.domainState.biometry.biometryType == .faceID)
+    #expect(context.evaluatedPolicyDomainState == before)
     try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
     #expect(throws: LAError(.biometryNotEnrolled)) {
       do { try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) } catch var error
@@ -223,8 +233,11 @@ struct EvaluationEndToEndTests {
         throw error
       }
     }
-    #expect(try context.domainState.biometry.stateHash == nil)
+    #expect(!context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error))
+    #expect(error?.domain == LAErrorDomain)
+    #expect(error?.code == LAError.Code.biometryNotEnrolled.rawValue)
+    #expect(context.domainState.biometry.stateHash == nil)
     try await Broker(connection: connection).enroll(sensor: "face", identity: "someone-else")
-    #expect(try context.domainState.biometry.stateHash != before)
+    #expect(context.domainState.biometry.stateHash != before)
   }
 }

@@ -25,7 +25,7 @@ struct RightsEndToEndTests {
 
     let message = Data("pay 5".utf8)
     let signature = try await saved.key.sign(message)
-    #expect(try await saved.key.publicKey.verify(message, signature: signature))
+    try await saved.key.publicKey.verify(message, signature: signature)
     let ciphertext = try await saved.key.publicKey.encrypt(Data("for the daemon only".utf8))
     #expect(try await saved.key.decrypt(ciphertext) == Data("for the daemon only".utf8))
 

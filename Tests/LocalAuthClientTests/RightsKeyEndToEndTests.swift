@@ -26,6 +26,35 @@ struct RightsKeyEndToEndTests {
     return try await LARightStore(connection: connection).saveRight(right, identifier: identifier)
   }
 
+  @Test func aForgedSignatureThrowsAsApplesVerifyDoes() async throws {
+    let (daemon, connection) = try await start()
+    let saved = try await save("forged", on: connection)
+    let message = Data("pay 5".utf8)
+    let signature = try await saved.key.sign(message)
+    try await saved.key.publicKey.verify(message, signature: signature)
+
+    // Another message, a flipped byte, and another right's signature are all refused by throwing.
+    let otherMessage = await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(Data("pay 500".utf8), signature: signature)
+    }
+    #expect(otherMessage?.code == .authenticationFailed)
+    #expect(otherMessage?.reason == "invalidSignature")
+    var flipped = signature
+    flipped[flipped.count - 1] ^= 0x01
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: flipped)
+    }
+    let other = try await save("other", on: connection)
+    let foreign = try await other.key.sign(message)
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: foreign)
+    }
+    await #expect(throws: LAError.self) {
+      try await saved.key.publicKey.verify(message, signature: Data())
+    }
+    withExtendedLifetime(daemon) {}
+  }
+
   @Test func aSavedRightStartsAuthorizedAndItsPublicKeyIsCached() async throws {
     let (daemon, connection) = try await start()
     let saved = try await save("cached", on: connection)
@@ -35,27 +64,28 @@ struct RightsKeyEndToEndTests {
     let message = Data("later, without a prompt".utf8)
     let signature = try await saved.key.sign(message)
 
-    try await saved.deauthorize()
+    await saved.deauthorize()
     #expect(saved.state == .notAuthorized)
     let refused = await #expect(throws: LAError.self) { try await saved.key.sign(message) }
     #expect(refused?.code == .authenticationFailed)
     #expect(refused?.reason == "notAuthorized")
     // Encryption and verification use the cached public key: no authorization needed.
-    #expect(try await saved.key.publicKey.verify(message, signature: signature))
+    try await saved.key.publicKey.verify(message, signature: signature)
     let ciphertext = try await saved.key.publicKey.encrypt(Data("sealed".utf8))
 
-    // A loaded right has no key cached: its first export needs an authorization.
+    // A loaded right exports and verifies with its public key before any authorization (as
+    // Apple's), while its private key stays locked.
     let loaded = try await LARightStore(connection: connection).right(forIdentifier: "cached")
     #expect(loaded.state == .unknown)
-    let notYet = await #expect(throws: LAError.self) {
-      try await loaded.key.publicKey.exportBytes()
-    }
-    #expect(notYet?.code == .authenticationFailed)
+    #expect(try await loaded.key.publicKey.exportBytes() == saved.key.publicKey.exportBytes())
+    try await loaded.key.publicKey.verify(message, signature: signature)
+    let locked = await #expect(throws: LAError.self) { try await loaded.key.decrypt(ciphertext) }
+    #expect(locked?.code == .authenticationFailed)
     try await loaded.authorize(localizedReason: "load")
     #expect(loaded.state == .authorized)
     #expect(loaded.hasCachedPublicKey)
     #expect(try await loaded.key.decrypt(ciphertext) == Data("sealed".utf8))
-    try await loaded.deauthorize()
+    await loaded.deauthorize()
     #expect(try await loaded.key.publicKey.exportDER().count == 91)
     #expect(try await loaded.key.publicKey.exportBytes() == saved.key.publicKey.exportBytes())
     withExtendedLifetime(daemon) {}
@@ -172,7 +202,6 @@ struct RightsKeyEndToEndTests {
     #expect(right.state == .authorized)
     try await saved.authorize(localizedReason: "after")
     let message = Data("signed after a restart".utf8)
-    #expect(
-      try await saved.key.publicKey.verify(message, signature: try await saved.key.sign(message)))
+    try await saved.key.publicKey.verify(message, signature: try await saved.key.sign(message))
   }
 }

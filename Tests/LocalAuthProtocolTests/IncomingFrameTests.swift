@@ -198,4 +198,39 @@ struct IncomingFrameTests {
     #expect(IncomingFrame.decodeRequest(notification.json) == .success(notification))
     #expect(IncomingFrame.decode(JSONWriter.encode(original.json)) == .single(.success(original)))
   }
+
+  @Test("valid JSON with an unpaired surrogate is refused with invalid params and its own id")
+  func unpairedSurrogateKeepsTheID() {
+    let refused = single(
+      #"{"jsonrpc":"2.0","method":"context.evaluatePolicy","params":{"policy":2,"localizedReason":"\ud800"},"id":41}"#
+    )
+    guard case .failure(let rejection) = refused else {
+      Issue.record("accepted a request with an unpaired surrogate")
+      return
+    }
+    #expect(rejection.id == .int(41))
+    #expect(rejection.error.code == .invalidParams)
+    #expect(rejection.error.data["reason"] == "unpairedSurrogate")
+    #expect(!rejection.isNotification)
+    let batch = IncomingFrame.decode(
+      Array(
+        #"[{"jsonrpc":"2.0","method":"m","params":{"a":"\udc00"},"id":"x"},{"jsonrpc":"2.0","method":"n"}]"#
+          .utf8))
+    guard case .batch(let elements) = batch else {
+      Issue.record("a batch with an unpaired surrogate is not answered per element")
+      return
+    }
+    #expect(elements.map { (try? $0.get()) == nil } == [true, true])
+    if case .failure(let first) = elements[0] { #expect(first.id == .string("x")) }
+    if case .failure(let second) = elements[1] { #expect(second.isNotification) }
+    // Not valid JSON even with the surrogate replaced: still a parse error with id null.
+    if case .single(.failure(let broken)) = IncomingFrame.decode(
+      Array(#"{"jsonrpc":"2.0","id":3,"method":"\ud800\x"}"#.utf8))
+    {
+      #expect(broken.error.code == .parseError)
+      #expect(broken.id == .null)
+    } else {
+      Issue.record("a malformed frame was not a parse error")
+    }
+  }
 }

@@ -39,10 +39,7 @@ struct JSONParserTests {
       // Strings: unterminated, bare control characters, bad escapes, surrogates
       "\"abc", "\"\t\"", "\"\n\"", "\"\r\"", "\"\u{0}\"", "\"\u{1F}\"", "\"\\x41\"", "\"\\'\"",
       "\"\\a\"",
-      "\"\\0\"", "\"\\U0041\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\u\"", "\"\\", "\"\\ud800\"",
-      "\"\\udc00\"",
-      "\"\\ud800x\"", "\"\\ud800\\u0041\"", "\"\\ud800\\ud800\"", "\"\\ude00\\ud83d\"",
-      "\"\\ud800\\n\"",
+      "\"\\0\"", "\"\\U0041\"", "\"\\u12\"", "\"\\u12G4\"", "\"\\u\"", "\"\\",
       // Whitespace that RFC 8259 does not allow, and trailing garbage
       "\u{0C}1", "[1,\u{0B}2]", "\u{A0}1", "{} x", "1 2", "[]]", "\"a\"\"b\"", "{}{}", "null,",
       "\u{FEFF}{}",
@@ -52,6 +49,22 @@ struct JSONParserTests {
     case .success(let value): Issue.record("accepted \(text) as \(value)")
     case .failure(let error): #expect(error.reason == "syntax", "\(text): \(error.message)")
     }
+  }
+
+  @Test(
+    "unpaired surrogate escapes are 'unpairedSurrogate', or U+FFFD when replacing",
+    arguments: [
+      ("\"\\ud800\"", "\u{FFFD}"), ("\"\\udc00\"", "\u{FFFD}"), ("\"\\ud800x\"", "\u{FFFD}x"),
+      ("\"\\ud800\\u0041\"", "\u{FFFD}A"), ("\"\\ud800\\ud800\"", "\u{FFFD}\u{FFFD}"),
+      ("\"\\ude00\\ud83d\"", "\u{FFFD}\u{FFFD}"), ("\"\\ud800\\n\"", "\u{FFFD}\n"),
+      ("\"\\ud800\\ud83d\\ude00\"", "\u{FFFD}\u{1F600}"),
+    ])
+  func unpairedSurrogates(_ text: String, replaced: String) {
+    #expect(parseFailureReason(parseResult(text)) == "unpairedSurrogate", "\(text)")
+    let lenient = Array(text.utf8).withUnsafeBufferPointer {
+      JSONParser.parse(buffer: $0, replacingUnpairedSurrogates: true)
+    }
+    #expect((try? lenient.get()) == .string(replaced), "\(text)")
   }
 
   @Test("empty input and whitespace only are 'empty'", arguments: ["", " ", "\n", " \t\r\n "])

@@ -1,0 +1,57 @@
+import Foundation
+import LocalAuthClient
+import Synchronization
+import Testing
+
+/// LAEnvironment against the real daemon: the state, and observers fed by its notifications.
+@Suite(.serialized)
+struct EnvironmentEndToEndTests {
+  /// Records every change it is told about.
+  final class Recorder: LAEnvironmentObserver {
+    let changes = Mutex<[(old: LAEnvironmentState, new: LAEnvironmentState)]>([])
+    func environment(
+      _ environment: LAEnvironment, stateDidChangeFromOldState oldState: LAEnvironmentState
+    ) {
+      let new = environment.state
+      changes.withLock { $0.append((oldState, new)) }
+    }
+  }
+
+  @Test func theStateShowsTheDemoMechanisms() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let state = LAEnvironment(connection: daemon.connection()).state
+    #expect(state.biometry?.biometryType == .faceID)
+    #expect(state.biometry?.isEnrolled == true)
+    #expect(state.biometry?.isUsable == true)
+    #expect(state.biometry?.stateHash.isEmpty == false)
+    #expect(state.userPassword?.isSet == true)
+    #expect(state.allMechanisms.count == 2 + state.companions.count)
+  }
+
+  @Test func observersHearOfAnUnenrollmentUntilRemoved() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    let connection = daemon.connection()
+    let environment = LAEnvironment(connection: connection)
+    let recorder = Recorder()
+    environment.addObserver(recorder)
+    try await eventually("the environment to be followed") {
+      environment.state.biometry?.isEnrolled == true
+    }
+    try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
+    try await eventually("the unenrollment to be observed") {
+      recorder.changes.withLock { !$0.isEmpty }
+    }
+    let change = try #require(recorder.changes.withLock { $0.first })
+    #expect(change.old.biometry?.isEnrolled == true)
+    #expect(change.new.biometry?.isEnrolled == false)
+    #expect(change.new.biometry?.isUsable == false)
+
+    environment.removeObserver(recorder)
+    try await Broker(connection: connection).enroll(sensor: "face", identity: "demo-user")
+    // Not followed any more: the state is read afresh, and the recorder hears nothing.
+    #expect(environment.state.biometry?.isEnrolled == true)
+    #expect(recorder.changes.withLock { $0.count } == 1)
+  }
+}
