@@ -79,16 +79,11 @@ public final class Daemon {
     las_block_signals(&signals, Int32(signals.count))
     loop = try EventLoop()
     let stateDirectory = options.resolvedStateDirectory
-    let store: RightStore
-    do {
-      store = try RightStore(directory: stateDirectory)
-    } catch {
-      throw StartupError("cannot open the rights store in \(stateDirectory): \(error)")
-    }
+    let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
     broker = Broker(
       configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
       passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
-      rightStore: store)
+      rightStore: store, storeUnavailable: storeUnavailable)
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
     try listen()
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
