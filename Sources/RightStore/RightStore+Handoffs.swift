@@ -29,8 +29,11 @@ extension RightStore {
     let sealedPayload = try mapCryptoError { try sealer.seal(payload, authenticating: aad) }
     let now = Milliseconds(now).value
     try withDatabase { database in
+      // Pruned in a transaction of its own, so a create refused at the limit still frees the disk.
       try database.write { database in
         try Self.prune(database, now: now, keepRedeemedPerUID: maxHandoffsPerUID, uid: uid)
+      }
+      try database.write { database in
         let held =
           try database.firstRow(
             "SELECT COUNT(*) FROM handoffs WHERE uid = ? AND redeemed_at_ms IS NULL",
