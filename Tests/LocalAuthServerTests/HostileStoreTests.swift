@@ -36,7 +36,8 @@ struct HostileStoreTests {
 
   // MARK: 1. Unbounded store backlog
 
-  @Test("A pipelined store flood is refused past MaxStoreRequestsPerUID while another uid is served")
+  @Test(
+    "A pipelined store flood is refused past MaxStoreRequestsPerUID while another uid is served")
   func storeFloodIsBounded() throws {
     guard OtherUserClient.isAvailable else { return }
     let daemon = try HostileDaemon(
@@ -105,7 +106,8 @@ struct HostileStoreTests {
 
   // MARK: 4. Disk fill
 
-  @Test("Handoff and saved-right limits refuse with the limit named; short ttls do not multiply them")
+  @Test(
+    "Handoff and saved-right limits refuse with the limit named; short ttls do not multiply them")
   func diskFillLimits() throws {
     let daemon = try HostileDaemon(
       configuration: Self.configuration(
@@ -134,7 +136,8 @@ struct HostileStoreTests {
     for _ in 0..<5 { try client.ok(Method.handoffCreate, ["payload": .string(full), "ttl": 2]) }
     let tooMany = try client.failure(Method.handoffCreate, ["payload": "AA==", "ttl": 60])
     #expect(tooMany.code == .queueFull, "\(tooMany)")
-    #expect(tooMany.data["reason"] == "tooManyHandoffs" && tooMany.data["limit"] == "MaxHandoffsPerUID")
+    #expect(
+      tooMany.data["reason"] == "tooManyHandoffs" && tooMany.data["limit"] == "MaxHandoffsPerUID")
     usleep(2_500_000)  // the five have expired: still counted, so a short ttl gains nothing
     let afterExpiry = try client.failure(Method.handoffCreate, ["payload": "AA==", "ttl": 60])
     #expect(afterExpiry.data["limit"] == "MaxHandoffsPerUID", "\(afterExpiry)")
@@ -170,7 +173,8 @@ struct HostileStoreTests {
 
   // MARK: 9. NUL bytes
 
-  @Test("NUL bytes in app ids, identifiers and handoff ids are refused; the uid's handoffs stay usable")
+  @Test(
+    "NUL bytes in app ids, identifiers and handoff ids are refused; the uid's handoffs stay usable")
   func nulBytesAreRefused() throws {
     let daemon = try HostileDaemon(configuration: Self.configuration())
     try daemon.start()
@@ -236,7 +240,9 @@ struct HostileStoreTests {
       (Method.secretLoad, ["right": .string(right)]),
       (Method.handoffCreate, ["payload": "AA==", "ttl": 60]),
       (Method.handoffList, [:]),
-      (Method.handoffAuthorize, ["handoff": .string(handoff), "policy": 1, "localizedReason": "r"]),
+      (
+        Method.handoffAuthorize, ["handoff": .string(handoff), "policy": 1, "localizedReason": "r"]
+      ),
       (Method.handoffRedeem, ["handoff": .string(handoff)]),
       (Method.rightStoreRemove, ["identifier": "nothing"]),
     ]
@@ -302,7 +308,8 @@ struct HostileStoreTests {
       try FileManager.default.removeItem(atPath: keyPath)
     } else {
       for suffix in ["", "-wal", "-shm"] {
-        try? FileManager.default.removeItem(atPath: daemon.stateDirectory + "/rights.sqlite3" + suffix)
+        try? FileManager.default.removeItem(
+          atPath: daemon.stateDirectory + "/rights.sqlite3" + suffix)
       }
       let garbage = Data((0..<16384).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 3) })
       #expect(
@@ -325,7 +332,8 @@ struct HostileStoreTests {
       #expect(error.data["reason"] == "rightsUnavailable", "\(method): \(error)")
       let explained =
         damage == "deleted device key"
-        ? error.message.contains("device.key is missing") : error.message.contains("corrupt")
+        ? error.message.contains("device.key is missing")
+        : error.message.contains("corrupt")
           || error.message.contains("not a database")
       #expect(explained, "\(method): \(error.message)")
     }

@@ -129,7 +129,9 @@ struct RightStoreTests {
     let keyPath = directory.path + "/device.key"
     try FileManager.default.removeItem(atPath: keyPath)
     let other = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
-    #expect(FileManager.default.createFile(atPath: keyPath, contents: other, attributes: [.posixPermissions: 0o600]))
+    #expect(
+      FileManager.default.createFile(
+        atPath: keyPath, contents: other, attributes: [.posixPermissions: 0o600]))
     let rekeyed = try directory.openStore()
     #expect(throws: RightStoreError.self) { try rekeyed.privateKey(for: saved) }
     #expect(throws: RightStoreError.self) { try rekeyed.secret(for: saved) }

@@ -81,7 +81,8 @@ struct StateDirectoryTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) })
-    #expect(FileManager.default.createFile(atPath: directory.path + "/rights.sqlite3", contents: garbage))
+    #expect(
+      FileManager.default.createFile(atPath: directory.path + "/rights.sqlite3", contents: garbage))
     do {
       _ = try directory.openStore()
       Issue.record("a garbage database was opened")

@@ -65,10 +65,14 @@ struct StoreQuotaTests {
     #expect(try storedPayloadBytes(store) > 4096)
     #expect(try store.pruneHandoffs(now: now + 2) == 0)
     #expect(try storedPayloadBytes(store) == 0, "the expired payload is wiped")
-    #expect(throws: RightStoreError.expired) { try store.redeemHandoff(id: id, uid: 1000, now: now + 2) }
+    #expect(throws: RightStoreError.expired) {
+      try store.redeemHandoff(id: id, uid: 1000, now: now + 2)
+    }
     let later = now + Double(RightStore.expiredRetention) / 1000 + 2
     #expect(try store.pruneHandoffs(now: later) == 1)
-    #expect(throws: RightStoreError.notFound) { try store.redeemHandoff(id: id, uid: 1000, now: later) }
+    #expect(throws: RightStoreError.notFound) {
+      try store.redeemHandoff(id: id, uid: 1000, now: later)
+    }
   }
 
   @Test("Redeemed handoffs kept for late callers are capped per uid")

@@ -22,7 +22,8 @@ struct StoredTextTests {
         ($0.integer(0), $0.text(1))
       }
       #expect(found?.0 == Int64(number), "key \(Array(key.utf8))")
-      #expect(found?.1 == key, "key \(Array(key.utf8)) read back as \(String(describing: found?.1))")
+      #expect(
+        found?.1 == key, "key \(Array(key.utf8)) read back as \(String(describing: found?.1))")
     }
     #expect(try database.firstRow("SELECT COUNT(*) FROM t") { $0.integer(0) } == Int64(keys.count))
     let empty = try database.firstRow("SELECT k IS NULL FROM t WHERE n = 4") { $0.integer(0) }
