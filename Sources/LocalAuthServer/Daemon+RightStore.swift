@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import RightStore
 
@@ -5,6 +6,17 @@ extension Daemon {
   /// The environment variable that makes every store call hold the database this many milliseconds longer:
   /// a simulated slow disk, for tests that prove the event loop never waits on the store.
   static let simulatedSlowDiskVariable = "LOCALAUTHD_SIMULATE_SLOW_DISK_MS"
+
+  /// Wipes expired handoff payloads and removes dead rows every minute on a queue of its own, so an
+  /// idle store does not keep them until the next `handoff.create`.
+  private func prunePeriodically(_ store: RightStore) {
+    let timer = DispatchSource.makeTimerSource(
+      queue: DispatchQueue(label: "localauthd.handoff-prune"))
+    timer.schedule(deadline: .now() + .seconds(60), repeating: .seconds(60), leeway: .seconds(5))
+    timer.setEventHandler { _ = try? store.pruneHandoffs() }
+    timer.resume()
+    handoffPruneTimer = timer
+  }
 
   /// Opens the rights store in `directory`. An unsafe state directory stops the start (StartupError); a
   /// corrupt database or a missing device key with sealed rows leaves rights unavailable (returned as the
@@ -17,6 +29,7 @@ extension Daemon {
         log.notice("simulating a slow disk: every rights-store call holds the database \(delay) ms")
       }
       _ = try? store.pruneHandoffs()
+      prunePeriodically(store)
       return (store, nil)
     } catch let error as RightStoreError {
       var degrades = error.isCorruption

@@ -1,4 +1,5 @@
 import CLocalAuthSystem
+import Dispatch
 import Glibc
 import LocalAuthBroker
 import RightStore
@@ -24,6 +25,8 @@ public final class Daemon {
   var nextWatchdogPing = Duration.zero
   var idleSince: Duration?
   var exitStatus: Int32 = 0
+  /// Prunes dead handoffs every minute, off the event loop (see `openRightStore`).
+  var handoffPruneTimer: DispatchSourceTimer?
 
   /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
   public init(options: DaemonOptions) throws(ConfigurationError) {
