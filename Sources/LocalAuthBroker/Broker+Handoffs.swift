@@ -56,22 +56,22 @@ extension Broker {
     -> JSONValue
   {
     let limits = configuration.store
-    let payload: [UInt8]
-    do {
-      payload = try params.base64("payload", maxBytes: limits.maxHandoffPayloadBytes)
-    } catch {
-      throw limitParamError(error, key: StoreLimits.Key.maxHandoffPayloadBytes)
+    let payload = try params.base64("payload")
+    guard payload.count <= limits.maxHandoffPayloadBytes else {
+      throw tooLargeError(
+        "payload", key: StoreLimits.Key.maxHandoffPayloadBytes, max: limits.maxHandoffPayloadBytes)
     }
     let range = limits.minHandoffTTLSeconds...limits.maxHandoffTTLSeconds
     let ttl: Int?
     do {
       ttl = try params.optionalInt("ttl", in: range)
     } catch {
-      let key =
-        (try? params.optionalInt("ttl", in: Int.min...Int.max)).flatMap { $0 }.map {
-          $0 < range.lowerBound ? StoreLimits.Key.minHandoffTTL : StoreLimits.Key.maxHandoffTTL
-        } ?? StoreLimits.Key.maxHandoffTTL
-      throw limitParamError(error, key: key)
+      // An integer outside the range names the bound it passed; anything else is plain invalid params.
+      guard let given = try? params.optionalInt("ttl", in: Int.min...Int.max) else { throw error }
+      throw limitParamError(
+        error,
+        key: given < range.lowerBound
+          ? StoreLimits.Key.minHandoffTTL : StoreLimits.Key.maxHandoffTTL)
     }
     guard let ttl else {
       throw .invalidParams("ttl", "is required (seconds, \(range.lowerBound)…\(range.upperBound))")

@@ -79,11 +79,9 @@ extension Broker {
     let right = try right(params, of: client)
     let identifier = try identifier(params)
     let limits = configuration.store
-    let secret: [UInt8]?
-    do {
-      secret = try params.optionalBase64("secret", maxBytes: limits.maxSecretBytes)
-    } catch {
-      throw limitParamError(error, key: StoreLimits.Key.maxSecretBytes)
+    let secret = try params.optionalBase64("secret")
+    if let secret, secret.count > limits.maxSecretBytes {
+      throw tooLargeError("secret", key: StoreLimits.Key.maxSecretBytes, max: limits.maxSecretBytes)
     }
     revalidate(right, of: client)
     guard right.isAuthorized else { throw notAuthorizedError(right) }

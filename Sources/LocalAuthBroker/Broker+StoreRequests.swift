@@ -54,6 +54,13 @@ extension Broker {
     return error
   }
 
+  /// Invalid params for a value larger than a configured size limit, naming the field and the limit.
+  func tooLargeError(_ field: String, key: String, max: Int) -> RPCError {
+    RPCError(
+      .invalidParams, "Invalid params: '\(field)' must be at most \(max) bytes (\(key)).",
+      data: ["field": .string(field), "limit": .string(key), "max": .int(max)])
+  }
+
   /// The store's refusal at a per-uid count, naming the limit.
   func quotaError(_ quota: StoreQuota, _ limit: Int) -> RPCError {
     let (key, what, reason) =

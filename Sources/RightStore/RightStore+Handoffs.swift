@@ -30,7 +30,7 @@ extension RightStore {
     let now = Milliseconds(now).value
     try withDatabase { database in
       // Pruned in a transaction of its own, so a create refused at the limit still frees the disk.
-      try database.write { database in
+      _ = try database.write { database in
         try Self.prune(database, now: now, keepRedeemedPerUID: maxHandoffsPerUID, uid: uid)
       }
       try database.write { database in

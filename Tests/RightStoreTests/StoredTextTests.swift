@@ -76,4 +76,20 @@ struct StoredTextTests {
     #expect(try store.pendingHandoffs(uid: 1000).map(\.owner.appID) == [owner.appID])
     #expect(try store.liveHandoff(id: handoff, uid: 1000).payload == [0, 1, 0])
   }
+
+  @Test("A handoff row that does not open is left out of the list instead of hiding the others")
+  func unreadableRowDoesNotPoisonTheList() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let store = try directory.openStore()
+    let good = try store.createHandoff(uid: 1000, appID: "a", payload: [1], expiresAt: Date() + 60)
+    let bad = try store.createHandoff(uid: 1000, appID: "b", payload: [2], expiresAt: Date() + 60)
+    // What an older build left behind: the app id cut at a NUL byte, so the seal no longer opens.
+    _ = try store.withDatabase { database in
+      try database.run("UPDATE handoffs SET app_id = 'b-cut' WHERE id = ?", [.text(bad)])
+    }
+    #expect(try store.pendingHandoffs(uid: 1000).map(\.id) == [good])
+    #expect(throws: RightStoreError.self) { try store.liveHandoff(id: bad, uid: 1000) }
+    #expect(try store.liveHandoff(id: good, uid: 1000).payload == [1])
+  }
 }
