@@ -101,6 +101,9 @@ struct HostileStoreTests {
     #expect(listed?.count == 1, "the other uid sees its own handoff")
     let status = try attacker.ok(Method.brokerStatus)
     #expect(status["storeRequests"] == .int(0), "the backlog drained: \(status)")
+    // Before the limit, the same flood grew the daemon by gigabytes within seconds.
+    let resident = daemon.residentKiB ?? 0
+    #expect(resident < 256 * 1024, "resident set after the flood: \(resident) KiB")
     #expect(daemon.isRunning)
   }
 
