@@ -61,17 +61,20 @@ extension Broker {
       data: ["field": .string(field), "limit": .string(key), "max": .int(max)])
   }
 
-  /// The store's refusal at a per-uid count, naming the limit.
+  /// The store's refusal at a per-uid count: limitExceeded naming the limit, with a reason.
   func quotaError(_ quota: StoreQuota, _ limit: Int) -> RPCError {
     let (key, what, reason) =
       switch quota {
       case .handoffsPerUID:
-        (StoreLimits.Key.maxHandoffsPerUID, "pending handoffs", "tooManyHandoffs")
+        (StoreLimits.Key.maxHandoffsPerUID, "too many handoffs for this user", "tooManyHandoffs")
       case .savedRightsPerUID:
-        (StoreLimits.Key.maxSavedRightsPerUID, "saved rights", "tooManySavedRights")
+        (
+          StoreLimits.Key.maxSavedRightsPerUID, "too many saved rights for this user",
+          "tooManySavedRights"
+        )
       }
-    return RPCError(
-      .queueFull, "Too many \(what) for this user (\(limit), \(key)).",
-      data: ["reason": .string(reason), "limit": .string(key), "max": .int(limit)])
+    var error = RPCError.limit(key, limit, what)
+    error.data["reason"] = .string(reason)
+    return error
   }
 }

@@ -138,7 +138,7 @@ struct HostileStoreTests {
     let full = Base64.encode([UInt8](repeating: 0x42, count: 1024))
     for _ in 0..<5 { try client.ok(Method.handoffCreate, ["payload": .string(full), "ttl": 2]) }
     let tooMany = try client.failure(Method.handoffCreate, ["payload": "AA==", "ttl": 60])
-    #expect(tooMany.code == .queueFull, "\(tooMany)")
+    #expect(tooMany.code == .limitExceeded, "\(tooMany)")
     #expect(
       tooMany.data["reason"] == "tooManyHandoffs" && tooMany.data["limit"] == "MaxHandoffsPerUID")
     usleep(2_500_000)  // the five have expired: still counted, so a short ttl gains nothing
@@ -161,7 +161,8 @@ struct HostileStoreTests {
     }
     let third = try client.failure(
       Method.rightStoreSave, ["right": .string(right), "identifier": "three"])
-    #expect(third.code == .queueFull && third.data["limit"] == "MaxSavedRightsPerUID", "\(third)")
+    #expect(
+      third.code == .limitExceeded && third.data["limit"] == "MaxSavedRightsPerUID", "\(third)")
     #expect(third.data["reason"] == "tooManySavedRights")
     if OtherUserClient.isAvailable {
       let answers = try OtherUserClient.run(
