@@ -112,6 +112,8 @@ public final class Daemon {
     announce()
     log.flush()
     notifier.ready(status: statusLine())
+    // From here on this thread is the event loop: every store call runs on the store's thread.
+    RightStore.forbidUseOnCurrentThread()
     loop.run()
     broker.flushStateWrites()
     log.flush()

@@ -80,9 +80,21 @@ public final class RightStore: Sendable {
     }
   }
 
-  /// Runs `body` with exclusive use of the connection.
+  /// The thread that must never touch a database (the daemon's event loop, as `pthread_self()`); 0 for none.
+  private static let forbiddenThread = Atomic<UInt>(0)
+
+  /// Declares that the calling thread (the daemon's event loop) must never use a store: from now on, in debug
+  /// builds, a store call on it stops the process at once instead of making every client wait on the disk.
+  public static func forbidUseOnCurrentThread() {
+    forbiddenThread.store(UInt(pthread_self()), ordering: .relaxed)
+  }
+
+  /// Runs `body` with exclusive use of the connection. Never on the thread `forbidUseOnCurrentThread` named.
   func withDatabase<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-    try connection.withLock { database throws -> T in
+    assert(
+      Self.forbiddenThread.load(ordering: .relaxed) != UInt(pthread_self()),
+      "the rights store was used on the event loop thread")
+    return try connection.withLock { database throws -> T in
       if simulatedDiskDelay > .zero { Self.pause(simulatedDiskDelay) }
       return try body(database)
     }
