@@ -1,7 +1,8 @@
 import Dispatch
 
-/// Runs rights-store writes (SQLite with fsync) on a thread of their own, so the event loop — and
-/// every other client — never waits on the disk. Calls run one at a time, in order. Thread-safe.
+/// Runs every rights-store call (SQLite reads, and writes with fsync) on a thread of its own, so the
+/// event loop — and every other client — never waits on the disk. Calls run one at a time, in order.
+/// The broker admits work to it through `StoreBacklog`, which bounds its queue. Thread-safe.
 final class StoreWorker: Sendable {
   private let queue = DispatchQueue(label: "localauthd.rights-store")
 
