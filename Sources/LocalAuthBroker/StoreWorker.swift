@@ -2,7 +2,8 @@ import Dispatch
 
 /// Runs every rights-store call (SQLite reads, and writes with fsync) on a thread of its own, so the
 /// event loop — and every other client — never waits on the disk. Calls run one at a time, in order.
-/// The broker admits work to it through `StoreBacklog`, which bounds its queue. Thread-safe.
+/// Client store requests reach it only once admitted by `StoreBacklog`; owner-state writes come at
+/// most one per evaluation outcome. Together these bound its queue. Thread-safe.
 final class StoreWorker: Sendable {
   private let queue = DispatchQueue(label: "localauthd.rights-store")
 
