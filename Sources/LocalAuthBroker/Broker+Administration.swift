@@ -26,6 +26,7 @@ extension Broker {
       "version": .string(version), "uptimeSeconds": .int(Int(uptime.components.seconds)),
       "clients": .int(clients.count), "evaluating": .int(running == nil ? 0 : 1),
       "queued": .int(queue.count),
+      "storeRequests": .int(storeBacklog.total),
       "outcomes": .object(counts), "findings": findingCounts,
     ]
   }

@@ -3,16 +3,9 @@ import LocalAuthProtocol
 import RightStore
 
 extension Broker {
-  /// The longest a handoff may wait for authorization and redemption, in seconds (one day).
-  static let maxHandoffTTL = 86_400
-  /// The largest handoff payload, in bytes.
-  static let maxHandoffPayloadBytes = 16 * 1024
-  /// The most pending handoffs one uid may have.
-  static let maxPendingHandoffs = 100
-
   /// Maps a handoff store failure: unknown and foreign ids look alike (notFound); a dead handoff is
   /// invalidContext (it can never be used again), an unauthorized one authenticationFailed (try later).
-  private func handoffError(_ error: any Error) -> RPCError {
+  func handoffError(_ error: any Error) -> RPCError {
     switch error as? RightStoreError {
     case .notFound?: return RPCError(.notFound, "No such handoff.", data: ["field": "handoff"])
     case .expired?:
@@ -31,13 +24,7 @@ extension Broker {
     }
   }
 
-  /// Runs a handoff store call, mapping its failures.
-  private func withHandoffs<T>(_ body: (RightStore) throws -> T) throws(RPCError) -> T {
-    let store = try store()
-    do { return try body(store) } catch { throw handoffError(error) }
-  }
-
-  /// Runs a handoff store write on the store's own thread, mapping its failures.
+  /// Runs a handoff store call on the store's own thread, mapping its failures.
   private func withHandoffsOffLoop<T: Sendable>(
     _ body: @escaping @Sendable (RightStore) throws -> T
   )
@@ -56,27 +43,11 @@ extension Broker {
     .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
   }
 
-  /// The uid's live handoff with this id, or nil when it is unknown, foreign, expired or redeemed.
-  private func pendingHandoff(_ id: String, of client: ClientSession, now: Date) throws(RPCError)
-    -> HandoffRecord?
-  {
-    let uid = client.peer.uid
-    return try withHandoffs { store in try store.pendingHandoffs(uid: uid, now: now) }.first {
-      $0.id == id
-    }
-  }
-
-  /// The precise error for a handoff that is not pending: the store's live check throws notFound,
-  /// expired or alreadyRedeemed before it could change anything (a handoff not pending at `now` is
-  /// never live at the same `now`).
-  private func deadHandoffError(_ id: String, of client: ClientSession, now: Date) -> RPCError {
-    let uid = client.peer.uid
-    do {
-      try withHandoffs { store in try store.authorizeHandoff(id: id, uid: uid, now: now) }
-    } catch {
-      return error
-    }
-    return RPCError(.notFound, "No such handoff.", data: ["field": "handoff"])
+  /// The `handoff` param: an id, refused when it holds a NUL byte.
+  private func handoffID(_ params: ParamReader) throws(RPCError) -> String {
+    let id = try params.nonEmptyString("handoff")
+    try refuseNUL(id, field: "handoff")
+    return id
   }
 
   // MARK: handoff.*
@@ -84,28 +55,43 @@ extension Broker {
   func createHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
     -> JSONValue
   {
-    let payload = try params.base64("payload", maxBytes: Self.maxHandoffPayloadBytes)
-    guard let ttl = try params.optionalInt("ttl", in: 1...Self.maxHandoffTTL) else {
-      throw .invalidParams("ttl", "is required (seconds, 1…\(Self.maxHandoffTTL))")
+    let limits = configuration.store
+    let payload = try params.base64("payload")
+    guard payload.count <= limits.maxHandoffPayloadBytes else {
+      throw tooLargeError(
+        "payload", key: StoreLimits.Key.maxHandoffPayloadBytes, max: limits.maxHandoffPayloadBytes)
+    }
+    let range = limits.minHandoffTTLSeconds...limits.maxHandoffTTLSeconds
+    let ttl: Int?
+    do {
+      ttl = try params.optionalInt("ttl", in: range)
+    } catch {
+      // An integer outside the range names the bound it passed; anything else is plain invalid params.
+      guard let given = try? params.optionalInt("ttl", in: Int.min...Int.max) else { throw error }
+      throw limitParamError(
+        error,
+        key: given < range.lowerBound
+          ? StoreLimits.Key.minHandoffTTL : StoreLimits.Key.maxHandoffTTL)
+    }
+    guard let ttl else {
+      throw .invalidParams("ttl", "is required (seconds, \(range.lowerBound)…\(range.upperBound))")
     }
     let (uid, appID, now) = (client.peer.uid, client.appID, Date())
-    let pending = try withHandoffs { store in try store.pendingHandoffs(uid: uid, now: now).count }
-    guard pending < Self.maxPendingHandoffs else {
-      throw RPCError(
-        .queueFull, "Too many pending handoffs for this user (\(Self.maxPendingHandoffs)).",
-        data: ["reason": "tooManyHandoffs"])
-    }
     let expiresAt = now.addingTimeInterval(Double(ttl))
+    let maxHandoffs = limits.maxHandoffsPerUID
     let id = try await withHandoffsOffLoop { store in
       try store.createHandoff(
-        uid: uid, appID: appID, payload: payload, expiresAt: expiresAt, now: now)
+        uid: uid, appID: appID, payload: payload, expiresAt: expiresAt, now: now,
+        maxHandoffsPerUID: maxHandoffs)
     }
     return ["handoff": .string(id), "expiresAt": timestamp(expiresAt)]
   }
 
-  func listHandoffs(client: ClientSession) throws(RPCError) -> JSONValue {
+  func listHandoffs(client: ClientSession) async throws(RPCError) -> JSONValue {
     let uid = client.peer.uid
-    let handoffs = try withHandoffs { store in try store.pendingHandoffs(uid: uid, now: Date()) }
+    let handoffs = try await withHandoffsOffLoop { store in
+      try store.pendingHandoffs(uid: uid, now: Date())
+    }
     return [
       "handoffs": .array(
         handoffs.map { handoff in
@@ -118,17 +104,16 @@ extension Broker {
     ]
   }
 
+  /// handoff.authorize: looks the handoff up on the store's thread, then runs the evaluation; once the user
+  /// proved presence, marks it authorized (again on the store's thread) and answers.
   func authorizeHandoff(
     _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> RightsAnswer {
-    let id = try params.nonEmptyString("handoff")
+    let id = try handoffID(params)
     let policy = try params.policy()
     let reason = try params.nonEmptyString("localizedReason")
-    let now = Date()
-    guard let handoff = try pendingHandoff(id, of: client, now: now) else {
-      throw deadHandoffError(id, of: client, now: now)
-    }
+    let contextID = try params.optionalString("context")
     // A handoff is authorized by a person at an interactive client, every time: never through a
     // non-interactive client, never by reusing an earlier success.
     guard client.interactive else {
@@ -136,50 +121,111 @@ extension Broker {
         .notInteractive, "A handoff is authorized only by an interactive client.",
         data: ["field": "handoff"])
     }
-    return try startEvaluation(
-      client: client, policy: policy, reason: reason,
-      contextID: try params.optionalString("context"), rpcID: rpcID,
-      makeResponder: makeResponder, allowReuse: false
-    ) { outcome in self.finishHandoffAuthorization(handoff, client: client, outcome) }
+    _ = try store()
+    try admitStoreRequest(of: client)
+    let responder = makeResponder()
+    let uid = client.peer.uid
+    Task {
+      let lookup: Result<HandoffRecord, RPCError>
+      do throws(RPCError) {
+        lookup = .success(
+          try await self.withHandoffsOffLoop { store in
+            try store.liveHandoff(id: id, uid: uid, now: Date())
+          })
+      } catch {
+        lookup = .failure(error)
+      }
+      self.storeBacklog.release(uid: uid)
+      guard client.connected else { return }
+      switch lookup {
+      case .failure(let error): responder.respond(.failure(error))
+      case .success(let handoff):
+        do throws(RPCError) {
+          let completion = HandoffAuthorizationResponder(
+            broker: self, handoff: handoff, client: client, responder: responder)
+          if let immediate = try self.startEvaluation(
+            client: client, policy: policy, reason: reason, contextID: contextID, rpcID: rpcID,
+            makeResponder: { completion }, allowReuse: false)
+          {
+            completion.respond(immediate)
+          }
+        } catch {
+          responder.respond(.failure(error))
+        }
+      }
+    }
+    return nil
   }
 
-  /// Marks the handoff authorized once the user proved presence, and tells the creator's app.
-  private func finishHandoffAuthorization(
-    _ handoff: HandoffRecord, client: ClientSession, _ outcome: Result<JSONValue, RPCError>
-  ) -> Result<JSONValue, RPCError> {
-    guard case .success(let value) = outcome else { return outcome }
+  /// Marks the handoff authorized once the user proved presence, tells the creator's app, and answers.
+  func completeHandoffAuthorization(
+    _ handoff: HandoffRecord, client: ClientSession, _ outcome: Result<JSONValue, RPCError>,
+    responder: any Responder
+  ) async {
+    guard case .success(let value) = outcome else {
+      responder.respond(outcome)
+      return
+    }
     let uid = client.peer.uid
-    do {
-      try withHandoffs { store in try store.authorizeHandoff(id: handoff.id, uid: uid, now: Date())
-      }
+    // Already admitted with the request: this last step of it is never refused as busy.
+    _ = storeBacklog.admit(uid: uid, limits: configuration.store, force: true)
+    let marked: Result<Void, RPCError>
+    do throws(RPCError) {
+      marked = .success(
+        try await withHandoffsOffLoop { store in
+          try store.authorizeHandoff(id: handoff.id, uid: uid, now: Date())
+        })
     } catch {
-      return .failure(error)
+      marked = .failure(error)
+    }
+    storeBacklog.release(uid: uid)
+    if case .failure(let error) = marked {
+      responder.respond(.failure(error))
+      return
     }
     for other in clients.values where other.peer.uid == uid && other.appID == handoff.owner.appID {
       other.channel.notify(
         Notification.handoffStateChanged,
         ["handoff": .string(handoff.id), "state": .string(RightStateName.authorized)])
     }
-    return .success([
-      "handoff": .string(handoff.id), "state": .string(RightStateName.authorized),
-      "requestID": value.objectValue?["requestID"],
-    ])
+    responder.respond(
+      .success([
+        "handoff": .string(handoff.id), "state": .string(RightStateName.authorized),
+        "requestID": value.objectValue?["requestID"],
+      ]))
   }
 
   func redeemHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
     -> JSONValue
   {
-    let id = try params.nonEmptyString("handoff")
-    let (uid, now) = (client.peer.uid, Date())
-    if let handoff = try pendingHandoff(id, of: client, now: now),
-      handoff.owner.appID != client.appID
-    {
-      // Only the creating app redeems; to any other app of the uid the handoff does not exist.
-      throw RPCError(.notFound, "No such handoff.", data: ["field": "handoff"])
-    }
+    let id = try handoffID(params)
+    let (uid, appID, now) = (client.peer.uid, client.appID, Date())
+    // Only the creating app redeems; to any other app of the uid the handoff does not exist.
     let payload = try await withHandoffsOffLoop { store in
-      try store.redeemHandoff(id: id, uid: uid, now: now)
+      try store.redeemHandoff(id: id, uid: uid, appID: appID, now: now)
     }
     return ["payload": .string(Base64.encode(payload))]
+  }
+}
+
+/// The responder of a handoff authorization's evaluation: on success it first marks the handoff authorized
+/// (off the event loop), then answers through the request's own responder.
+struct HandoffAuthorizationResponder: Responder {
+  /// The broker that ran the evaluation.
+  let broker: Broker
+  /// The handoff being authorized.
+  let handoff: HandoffRecord
+  /// The authorizing client.
+  let client: ClientSession
+  /// The request's responder.
+  let responder: any Responder
+
+  /// Finishes the authorization on the broker.
+  func respond(_ result: Result<JSONValue, RPCError>) {
+    let (broker, handoff, client, responder) = (broker, handoff, client, responder)
+    Task {
+      await broker.completeHandoffAuthorization(
+        handoff, client: client, result, responder: responder)
+    }
   }
 }

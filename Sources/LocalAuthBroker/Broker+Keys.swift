@@ -23,8 +23,10 @@ extension Broker {
   }
 
   /// Unseals the right's private key; notFound when the right was removed (or replaced) since it was loaded.
-  private func privateKey(of record: PersistedRightRecord) throws(RPCError) -> P256PrivateKey {
-    try withStore(notFound: "The persisted right was removed from the store.") { store in
+  private func privateKey(of record: PersistedRightRecord) async throws(RPCError) -> P256PrivateKey
+  {
+    try await withStoreOffLoop(notFound: "The persisted right was removed from the store.") {
+      store in
       try store.privateKey(for: record)
     }
   }
@@ -54,13 +56,13 @@ extension Broker {
     ]
   }
 
-  func sign(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func sign(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
     let (_, record) = try authorizedPersistedRight(params, client: client)
     let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.signing, default: KeyAlgorithm.ecdsaSignatureMessageX962SHA256
     )
-    let key = try privateKey(of: record)
+    let key = try await privateKey(of: record)
     do {
       return ["signature": .string(Base64.encode(try key.signature(for: data)))]
     } catch {
@@ -68,12 +70,12 @@ extension Broker {
     }
   }
 
-  func decrypt(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func decrypt(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
     let (_, record) = try authorizedPersistedRight(params, client: client)
     let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.decryption, default: KeyAlgorithm.eciesStandard)
-    let key = try privateKey(of: record)
+    let key = try await privateKey(of: record)
     do {
       return ["plaintext": .string(Base64.encode(try key.decrypt(data)))]
     } catch {
@@ -84,7 +86,9 @@ extension Broker {
     }
   }
 
-  func exchangeKeys(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func exchangeKeys(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+    -> JSONValue
+  {
     let (_, record) = try authorizedPersistedRight(params, client: client)
     let algorithm = try algorithm(
       params, supported: KeyAlgorithm.keyExchange, default: KeyAlgorithm.ecdhStandard)
@@ -106,7 +110,7 @@ extension Broker {
     if derived && requestedSize == nil {
       throw .invalidParams("requestedSize", "is required (in bytes, 1…4096) with \(algorithm)")
     }
-    let key = try privateKey(of: record)
+    let key = try await privateKey(of: record)
     do {
       let secret =
         if derived, let requestedSize {
@@ -120,10 +124,12 @@ extension Broker {
     }
   }
 
-  func loadSecret(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func loadSecret(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue
+  {
     let (_, record) = try authorizedPersistedRight(params, client: client)
-    let secret = try withStore(notFound: "The persisted right was removed from the store.") {
-      store in
+    let secret = try await withStoreOffLoop(
+      notFound: "The persisted right was removed from the store."
+    ) { store in
       try store.secret(for: record)
     }
     guard let secret else {

@@ -21,61 +21,55 @@ extension Broker {
     case Method.rightState: return .success(try rightState(params, client: client))
     case Method.rightRelease: return .success(try releaseRight(params, client: client))
     case Method.rightStoreSave:
-      return answerLater(makeResponder) { () async throws(RPCError) -> JSONValue in
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
         try await self.saveRight(params, client: client)
       }
-    case Method.rightStoreRight: return .success(try loadRight(params, client: client))
+    case Method.rightStoreRight:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.loadRight(params, client: client)
+      }
     case Method.rightStoreRemove:
-      return answerLater(makeResponder) { () async throws(RPCError) -> JSONValue in
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
         try await self.removeRight(params, client: client)
       }
     case Method.rightStoreRemoveAll:
-      return answerLater(makeResponder) { () async throws(RPCError) -> JSONValue in
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
         try await self.removeAllRights(client: client)
       }
     case Method.keyPublicKey: return .success(try publicKey(params, client: client))
-    case Method.keySign: return .success(try sign(params, client: client))
-    case Method.keyDecrypt: return .success(try decrypt(params, client: client))
-    case Method.keyExchangeKeys: return .success(try exchangeKeys(params, client: client))
-    case Method.secretLoad: return .success(try loadSecret(params, client: client))
+    case Method.keySign:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.sign(params, client: client)
+      }
+    case Method.keyDecrypt:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.decrypt(params, client: client)
+      }
+    case Method.keyExchangeKeys:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.exchangeKeys(params, client: client)
+      }
+    case Method.secretLoad:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.loadSecret(params, client: client)
+      }
     case Method.handoffCreate:
-      return answerLater(makeResponder) { () async throws(RPCError) -> JSONValue in
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
         try await self.createHandoff(params, client: client)
       }
-    case Method.handoffList: return .success(try listHandoffs(client: client))
+    case Method.handoffList:
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.listHandoffs(client: client)
+      }
     case Method.handoffAuthorize:
       return try authorizeHandoff(
         params, client: client, rpcID: request.id, makeResponder: makeResponder)
     case Method.handoffRedeem:
-      return answerLater(makeResponder) { () async throws(RPCError) -> JSONValue in
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
         try await self.redeemHandoff(params, client: client)
       }
     default: return nil
     }
-  }
-
-  /// Answers through the responder once `work` is done (it waits on the store's thread), so the
-  /// event loop goes on serving everyone else meanwhile.
-  private func answerLater(
-    _ makeResponder: () -> any Responder,
-    _ work: @escaping @Sendable () async throws(RPCError) -> JSONValue
-  ) -> RightsAnswer? {
-    let responder = makeResponder()
-    Task {
-      let answer: Result<JSONValue, RPCError>
-      do throws(RPCError) {
-        answer = .success(try await work())
-      } catch {
-        answer = .failure(error)
-      }
-      self.deliver(answer, to: responder)
-    }
-    return .some(nil)
-  }
-
-  /// Answers on the broker's executor (the event loop), where responders may be used.
-  private func deliver(_ answer: Result<JSONValue, RPCError>, to responder: any Responder) {
-    responder.respond(answer)
   }
 
   // MARK: Handles

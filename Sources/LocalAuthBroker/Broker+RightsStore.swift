@@ -4,11 +4,14 @@ import RightStore
 extension Broker {
   /// The longest identifier a right may be saved under, in bytes.
   static let maxIdentifierBytes = 1024
-  /// The largest secret a right may carry, in bytes.
-  static let maxSecretBytes = 32 * 1024
-
-  /// The rights store, or the error a daemon without a state directory answers.
+  /// The rights store, or the error a daemon without a state directory, or with a store it could not open
+  /// (corrupt, or its device key missing), answers.
   func store() throws(RPCError) -> RightStore {
+    if let storeUnavailable {
+      throw RPCError(
+        .internalError, "Rights are unavailable: \(storeUnavailable)",
+        data: ["reason": "rightsUnavailable"])
+    }
     guard let rightStore else {
       throw RPCError(
         .internalError,
@@ -33,21 +36,12 @@ extension Broker {
         data: ["name": "alreadyExists", "field": "identifier"])
     case .invalidArgument(let detail)?:
       return RPCError(.invalidParams, "Invalid params: \(detail).")
+    case .limitReached(let quota, let limit)?: return quotaError(quota, limit)
     default:
       log.notice("rights store failure: \(error)")
       return RPCError(
         .internalError, "The rights store failed: \(error)", data: ["reason": "storeFailure"])
     }
-  }
-
-  /// Runs a store call, mapping its failures.
-  func withStore<T>(
-    notFound: String = "No persisted right with this identifier.", _ body: (RightStore) throws -> T
-  )
-    throws(RPCError) -> T
-  {
-    let store = try store()
-    do { return try body(store) } catch { throw storeError(error, notFound: notFound) }
   }
 
   /// Runs a store call on the store's own thread (writes wait on fsync), mapping its failures.
@@ -68,6 +62,7 @@ extension Broker {
     guard identifier.utf8.count <= Self.maxIdentifierBytes else {
       throw .invalidParams("identifier", "must be at most \(Self.maxIdentifierBytes) bytes")
     }
+    try refuseNUL(identifier, field: "identifier")
     return identifier
   }
 
@@ -83,7 +78,11 @@ extension Broker {
   func saveRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
     let right = try right(params, of: client)
     let identifier = try identifier(params)
-    let secret = try params.optionalBase64("secret", maxBytes: Self.maxSecretBytes)
+    let limits = configuration.store
+    let secret = try params.optionalBase64("secret")
+    if let secret, secret.count > limits.maxSecretBytes {
+      throw tooLargeError("secret", key: StoreLimits.Key.maxSecretBytes, max: limits.maxSecretBytes)
+    }
     revalidate(right, of: client)
     // As Apple's: a right need not be authorized to be saved (its key pair is made now, and every
     // private-key or secret use still needs the persisted right authorized).
@@ -97,7 +96,7 @@ extension Broker {
       try store.saveRight(
         owner: owner, identifier: identifier, requirement: requirement,
         domainStateHash: hash,
-        secret: secret)
+        secret: secret, maxRightsPerUID: limits.maxSavedRightsPerUID)
     }
     // A right the user has just authorized is saved authorized; any other starts unknown.
     let persisted = AuthRight(
@@ -108,11 +107,13 @@ extension Broker {
     return ["right": .string(persisted.id), "identifier": .string(identifier)]
   }
 
-  func loadRight(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func loadRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
     let identifier = try identifier(params)
     let owner = owner(of: client)
     guard
-      let record = try withStore({ store in try store.right(owner: owner, identifier: identifier) })
+      let record = try await withStoreOffLoop({ store in
+        try store.right(owner: owner, identifier: identifier)
+      })
     else {
       throw storeError(RightStoreError.notFound)
     }

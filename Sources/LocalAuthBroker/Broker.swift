@@ -16,7 +16,10 @@ public actor Broker {
   let log: any EvaluationLog
   /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
   let rightStore: RightStore?
-  /// Where store writes run, off the event loop.
+  /// Why the rights store is unavailable although a state directory was given (it could not be opened:
+  /// corrupt, or its device key missing); nil when it is available or simply not configured.
+  let storeUnavailable: String?
+  /// Where every store call runs, off the event loop.
   let storeWorker = StoreWorker()
   /// Every owner's state by uid (loaded once at start from the store, written through the store worker).
   var owners: [UInt32: OwnerState] = [:]
@@ -31,6 +34,8 @@ public actor Broker {
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
   var nextAgentNumber = 0
+  /// Store requests admitted and not yet answered.
+  var storeBacklog = StoreBacklog()
   var clients: [Int: ClientSession] = [:]
   var nextClientNumber = 0
   var queue: [Evaluation] = []
@@ -56,13 +61,15 @@ public actor Broker {
   }
 
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
+  /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
     time: any TimeSource,
     log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0",
-    rightStore: RightStore? = nil
+    rightStore: RightStore? = nil, storeUnavailable: String? = nil
   ) {
     self.rightStore = rightStore
+    self.storeUnavailable = storeUnavailable
     self.configuration = configuration
     self.sensors = sensors
     self.time = time

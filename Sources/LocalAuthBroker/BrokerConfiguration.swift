@@ -45,6 +45,8 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var setupOwner: UInt32 = 0
   /// Prompt agents one uid may register at a time.
   public var maxAgentsPerUser = 8
+  /// What clients may make the rights store hold or do.
+  public var store = StoreLimits()
   /// The group whose members may administer sensors (besides root); nil for root only.
   public var adminGroupID: UInt32? = nil
   /// The evaluation detectors and traces (the `[Diagnostics]` section).

@@ -1,7 +1,9 @@
 import Dispatch
 
-/// Runs rights-store writes (SQLite with fsync) on a thread of their own, so the event loop — and
-/// every other client — never waits on the disk. Calls run one at a time, in order. Thread-safe.
+/// Runs every rights-store call (SQLite reads, and writes with fsync) on a thread of its own, so the
+/// event loop — and every other client — never waits on the disk. Calls run one at a time, in order.
+/// Client store requests reach it only once admitted by `StoreBacklog`; owner-state writes come at
+/// most one per evaluation outcome. Together these bound its queue. Thread-safe.
 final class StoreWorker: Sendable {
   private let queue = DispatchQueue(label: "localauthd.rights-store")
 

@@ -71,7 +71,7 @@ public struct LAHandoffStore: Sendable {
   /// The handoffs on the shared connection.
   public static let shared = LAHandoffStore()
 
-  /// The longest time-to-live the daemon accepts, in seconds (one day).
+  /// The longest time-to-live the daemon accepts by default, in seconds (one day; `MaxHandoffTTLSec=`).
   public static let maximumTTL = 86_400
 
   /// The connection the calls go over.
@@ -81,7 +81,8 @@ public struct LAHandoffStore: Sendable {
   public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
 
   /// Creates a pending authorization (`handoff.create {payload, ttl}`); needs no interaction.
-  /// `ttl` is in seconds, 1…86400. Returns the handoff with its id and expiry.
+  /// `ttl` is in seconds, 1…86400 by default (the daemon's `MinHandoffTTLSec=`…`MaxHandoffTTLSec=`).
+  /// Returns the handoff with its id and expiry.
   public func create(payload: Data, ttl: Int) async throws -> LAHandoff {
     let params: JSONObject = ["payload": .string(payload.base64EncodedString()), "ttl": .int(ttl)]
     let result = try await connection.call(Method.handoffCreate, params)

@@ -35,6 +35,14 @@ public enum ConfigurationParser {
     var state = State()
     for file in files { try state.apply(file.text, file: file.path) }
     if state.sawSensor { state.configuration.sensors = state.sensors }
+    let store = state.configuration.broker.store
+    guard store.minHandoffTTLSeconds <= store.maxHandoffTTLSeconds else {
+      throw ConfigurationError(
+        file: files.last?.path ?? "", line: 0,
+        reason:
+          "\(StoreLimits.Key.minHandoffTTL)=\(store.minHandoffTTLSeconds) is more than \(StoreLimits.Key.maxHandoffTTL)=\(store.maxHandoffTTLSeconds)"
+      )
+    }
     return state.configuration
   }
 
@@ -156,6 +164,21 @@ public enum ConfigurationParser {
     case "MaxBiometricAttempts": c.broker.maxBiometricAttempts = try integer(value, 1...100)
     case "LockoutThreshold": c.broker.lockoutThreshold = try integer(value, 1...100)
     case "PasscodeDelayFromFailure": c.broker.passcodeDelayFromFailure = try integer(value, 1...100)
+    case StoreLimits.Key.maxRequestsPerUID:
+      c.broker.store.maxRequestsPerUID = try integer(value, 1...100_000)
+    case StoreLimits.Key.maxRequests: c.broker.store.maxRequests = try integer(value, 1...1_000_000)
+    case StoreLimits.Key.maxHandoffsPerUID:
+      c.broker.store.maxHandoffsPerUID = try integer(value, 0...1_000_000)
+    case StoreLimits.Key.maxHandoffPayloadBytes:
+      c.broker.store.maxHandoffPayloadBytes = try integer(value, 0...(1 << 20))
+    case StoreLimits.Key.minHandoffTTL:
+      c.broker.store.minHandoffTTLSeconds = try integer(value, 1...86_400)
+    case StoreLimits.Key.maxHandoffTTL:
+      c.broker.store.maxHandoffTTLSeconds = try integer(value, 1...(30 * 86_400))
+    case StoreLimits.Key.maxSavedRightsPerUID:
+      c.broker.store.maxSavedRightsPerUID = try integer(value, 0...1_000_000)
+    case StoreLimits.Key.maxSecretBytes:
+      c.broker.store.maxSecretBytes = try integer(value, 0...(1 << 20))
     case "FrameLimit": c.limits.frameLimit = try integer(value, 256...(16 << 20))
     case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
     case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))

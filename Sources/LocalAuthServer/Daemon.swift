@@ -1,4 +1,5 @@
 import CLocalAuthSystem
+import Dispatch
 import Glibc
 import LocalAuthBroker
 import LocalAuthProtocol
@@ -25,6 +26,8 @@ public final class Daemon {
   var nextWatchdogPing = Duration.zero
   var idleSince: Duration?
   var exitStatus: Int32 = 0
+  /// Prunes dead handoffs every minute, off the event loop (see `openRightStore`).
+  var handoffPruneTimer: DispatchSourceTimer?
 
   /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
   public init(options: DaemonOptions) throws(ConfigurationError) {
@@ -81,16 +84,11 @@ public final class Daemon {
     las_block_signals(&signals, Int32(signals.count))
     loop = try EventLoop()
     let stateDirectory = options.resolvedStateDirectory
-    let store: RightStore
-    do {
-      store = try RightStore(directory: stateDirectory)
-    } catch {
-      throw StartupError("cannot open the rights store in \(stateDirectory): \(error)")
-    }
+    let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
     broker = Broker(
       configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
       passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
-      rightStore: store)
+      rightStore: store, storeUnavailable: storeUnavailable)
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
     try listen()
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
@@ -116,6 +114,8 @@ public final class Daemon {
     announce()
     log.flush()
     notifier.ready(status: statusLine())
+    // From here on this thread is the event loop: every store call runs on the store's thread.
+    RightStore.forbidUseOnCurrentThread()
     loop.run()
     broker.flushStateWrites()
     log.flush()

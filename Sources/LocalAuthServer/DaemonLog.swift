@@ -18,6 +18,8 @@ public enum MessageID {
   public static let configurationReloaded = "dbedbc1757cb44488a5975299ea0b3f9"
   /// A new configuration was refused; the old one stays.
   public static let configurationRejected = "f24b3e84428a4dff9bdcc690b23358d5"
+  /// The rights store could not be opened; rights are unavailable while evaluations go on.
+  public static let rightsUnavailable = "d5cd9dcba6f24c54a03022b81511b487"
   /// A client was dropped (it did not read its responses).
   public static let clientDropped = "49001afd51cd4d85ba2de6ab6d588703"
 }

@@ -18,6 +18,7 @@ public final class RunningDaemon: @unchecked Sendable {
   }
   private var lastProcess: Process?
   private let arguments: [String]
+  private let extraEnvironment: [String: String]
 
   /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
   public static let timeoutScale =
@@ -40,8 +41,11 @@ public final class RunningDaemon: @unchecked Sendable {
   }
 
   /// Prepares a daemon with extra arguments (e.g. `--demo` or `--config FILE`); `config` text, if given,
-  /// is written to a file and passed with --config.
-  public init(arguments: [String] = ["--demo"], config: String? = nil) throws {
+  /// is written to a file and passed with --config; `environment` adds to (or replaces in) the test's own.
+  public init(
+    arguments: [String] = ["--demo"], config: String? = nil, environment: [String: String] = [:]
+  ) throws {
+    extraEnvironment = environment
     directory = NSTemporaryDirectory() + "localauthd-test-\(UUID().uuidString.prefix(8))"
     socketPath = directory + "/localauthd.sock"
     stateDirectory = directory + "/state"
@@ -70,6 +74,7 @@ public final class RunningDaemon: @unchecked Sendable {
     for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC"] {
       environment[name] = nil
     }
+    environment.merge(extraEnvironment) { _, extra in extra }
     process.environment = environment
     if !FileManager.default.fileExists(atPath: logPath) {
       _ = FileManager.default.createFile(atPath: logPath, contents: nil)

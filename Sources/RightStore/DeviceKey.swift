@@ -24,6 +24,12 @@ public struct DeviceKey: Sendable {
     throw RightStoreError.deviceKey("\(path) keeps disappearing while being created")
   }
 
+  /// Whether anything (even a dangling link) is at `path`.
+  static func exists(at path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 || errno != ENOENT
+  }
+
   /// Reads and checks an existing key file; returns nil if there is none.
   private static func load(at path: String) throws -> DeviceKey? {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)

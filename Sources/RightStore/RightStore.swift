@@ -19,23 +19,52 @@ public final class RightStore: Sendable {
   /// The only connection; the lock serializes its use.
   private let connection: Mutex<Database>
 
+  /// How long every use of the connection holds it, on top of the real work: a simulated slow disk
+  /// (`LOCALAUTHD_SIMULATE_SLOW_DISK_MS`), for tests that the event loop never waits on the store. Zero normally.
+  let simulatedDiskDelay: Duration
+
   /// Opens the store in `directory`, creating the directory (mode 0700), the device key and the database as needed,
   /// and migrating the schema to the current version.
-  public init(directory: String) throws {
+  ///
+  /// Refuses (`.unsafeStateDirectory`) a directory owned by another user or writable by group or others, and
+  /// (`.deviceKeyMissing`) a missing `device.key` while the database holds rows sealed under the old one: a new
+  /// key would make every one of them unreadable.
+  public init(directory: String, simulatedDiskDelay: Duration = .zero) throws {
     if mkdir(directory, 0o700) != 0 && errno != EEXIST {
       throw RightStoreError.invalidArgument(
         "cannot create state directory \(directory): \(systemError())")
     }
+    try StateDirectory.check(directory)
     self.directory = directory
-    let deviceKey = try DeviceKey.loadOrCreate(at: directory + "/device.key")
-    sealer = try mapCryptoError { try AESGCMSealer(key: deviceKey.bytes) }
-    digestKey = HMACSHA256.authenticate(
-      Array("localauthd digest key v1".utf8), key: deviceKey.bytes)
+    self.simulatedDiskDelay = simulatedDiskDelay
     let databasePath = directory + "/rights.sqlite3"
     try Self.restrictToOwner(databasePath)
     let database = try Database(path: databasePath)
     try Schema.migrate(database)
+    let keyPath = directory + "/device.key"
+    if !DeviceKey.exists(at: keyPath) {
+      try Self.refuseNewKey(keyPath, over: database)
+    }
+    let deviceKey = try DeviceKey.loadOrCreate(at: keyPath)
+    sealer = try mapCryptoError { try AESGCMSealer(key: deviceKey.bytes) }
+    digestKey = HMACSHA256.authenticate(
+      Array("localauthd digest key v1".utf8), key: deviceKey.bytes)
     connection = Mutex(database)
+  }
+
+  /// Throws `.deviceKeyMissing` when `database` holds sealed keys, secrets or payloads that only the missing key
+  /// at `keyPath` opens.
+  private static func refuseNewKey(_ keyPath: String, over database: Database) throws {
+    let rights = try database.firstRow("SELECT COUNT(*) FROM rights") { $0.integer(0) } ?? 0
+    let handoffs =
+      try database.firstRow("SELECT COUNT(*) FROM handoffs WHERE length(payload) > 0") {
+        $0.integer(0)
+      } ?? 0
+    guard rights + handoffs > 0 else { return }
+    throw RightStoreError.deviceKeyMissing(
+      "\(keyPath) is missing, but the database holds \(rights) saved right(s) and \(handoffs) pending "
+        + "handoff(s) sealed under it; a new key would make all of them unreadable. Restore device.key "
+        + "from a backup, or move rights.sqlite3* aside to start with an empty store")
   }
 
   /// Creates `path` if needed and makes it mode 0600 before SQLite opens it, so the database (and the -wal and -shm
@@ -51,21 +80,55 @@ public final class RightStore: Sendable {
     }
   }
 
-  /// Runs `body` with exclusive use of the connection.
+  /// The thread that must never touch a database (the daemon's event loop, as `pthread_self()`); 0 for none.
+  private static let forbiddenThread = Atomic<UInt>(0)
+
+  /// Declares that the calling thread (the daemon's event loop) must never use a store: from now on, in debug
+  /// builds, a store call on it stops the process at once instead of making every client wait on the disk.
+  public static func forbidUseOnCurrentThread() {
+    forbiddenThread.store(UInt(pthread_self()), ordering: .relaxed)
+  }
+
+  /// Runs `body` with exclusive use of the connection. Never on the thread `forbidUseOnCurrentThread` named.
   func withDatabase<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-    try connection.withLock { database throws -> T in try body(database) }
+    assert(
+      Self.forbiddenThread.load(ordering: .relaxed) != UInt(pthread_self()),
+      "the rights store was used on the event loop thread")
+    return try connection.withLock { database throws -> T in
+      if simulatedDiskDelay > .zero { Self.pause(simulatedDiskDelay) }
+      return try body(database)
+    }
+  }
+
+  /// Blocks the calling thread for `duration` (nanosleep, resumed after signals).
+  private static func pause(_ duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var remaining = timespec()
+    while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+  }
+
+  /// Refuses text a row is keyed or sealed by when it holds a NUL byte: callers reject it first, and the
+  /// store never keeps what it would have to compare or seal differently from what it was given.
+  static func checkNoNUL(_ text: String, _ field: String) throws {
+    guard !text.utf8.contains(0) else {
+      throw RightStoreError.invalidArgument("\(field) must not contain a NUL byte")
+    }
   }
 
   /// Saves a new right for `owner` under `identifier` with a freshly generated P-256 key pair and an optional
   /// secret, both sealed under the device key, in one transaction. Throws `.alreadyExists` if the owner already
-  /// has a right with this identifier.
+  /// has a right with this identifier, and `.limitReached(.savedRightsPerUID)` when the owner's uid already has
+  /// `maxRightsPerUID` rights (of all its apps).
   public func saveRight(
     owner: Owner, identifier: String, requirement: String, domainStateHash: String?,
-    secret: [UInt8]?
+    secret: [UInt8]?, maxRightsPerUID: Int = .max
   ) throws -> PersistedRightRecord {
     guard !identifier.isEmpty else {
       throw RightStoreError.invalidArgument("a right identifier must not be empty")
     }
+    try Self.checkNoNUL(identifier, "a right identifier")
+    try Self.checkNoNUL(owner.appID, "an app ID")
     let key = try mapCryptoError { try P256PrivateKey.generate() }
     let keyAAD = try SealingContext.aad(.privateKey, owner: owner, identifier: identifier)
     let sealedKey = try mapCryptoError { try sealer.seal(key.rawScalar, authenticating: keyAAD) }
@@ -81,6 +144,13 @@ public final class RightStore: Sendable {
           [.integer(Int64(owner.uid)), .text(owner.appID), .text(identifier)]
         ) { _ in true }
         guard existing == nil else { throw RightStoreError.alreadyExists }
+        let saved =
+          try database.firstRow(
+            "SELECT COUNT(*) FROM rights WHERE uid = ?", [.integer(Int64(owner.uid))]
+          ) { $0.integer(0) } ?? 0
+        guard saved < maxRightsPerUID else {
+          throw RightStoreError.limitReached(.savedRightsPerUID, maxRightsPerUID)
+        }
         try database.run(
           """
           INSERT INTO rights (uid, app_id, identifier, requirement, domain_state_hash, public_key,

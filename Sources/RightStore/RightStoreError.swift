@@ -18,6 +18,12 @@ public enum RightStoreError: Error, Sendable, Equatable, CustomStringConvertible
   case crypto(String)
   /// The device key file is missing, unreadable, the wrong size, or readable by others.
   case deviceKey(String)
+  /// The device key file is gone while rows sealed under it remain: refused rather than replaced.
+  case deviceKeyMissing(String)
+  /// The state directory is owned by another user or writable by group or others.
+  case unsafeStateDirectory(String)
+  /// A per-uid limit the caller passed is reached: which one and its value.
+  case limitReached(StoreQuota, Int)
   /// An argument the store cannot accept (for example an empty identifier or an over-long app ID).
   case invalidArgument(String)
 
@@ -33,7 +39,30 @@ public enum RightStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case .sqlite(let code, let message): return "SQLite error \(code): \(message)"
     case .crypto(let detail): return "crypto failure: \(detail)"
     case .deviceKey(let detail): return "device key: \(detail)"
+    case .deviceKeyMissing(let detail): return "device key missing: \(detail)"
+    case .unsafeStateDirectory(let detail): return "unsafe state directory: \(detail)"
+    case .limitReached(let quota, let limit): return "\(quota.rawValue) limit (\(limit)) reached"
     case .invalidArgument(let detail): return "invalid argument: \(detail)"
+    }
+  }
+}
+
+/// A per-uid count the store enforces when asked to.
+public enum StoreQuota: String, Sendable, Equatable {
+  /// Saved rights of one uid, over all its apps.
+  case savedRightsPerUID
+  /// Handoffs of one uid that are pending or expired moments ago.
+  case handoffsPerUID
+}
+
+extension RightStoreError {
+  /// Whether the error says the database file itself is damaged (SQLITE_CORRUPT, SQLITE_NOTADB, or a row or
+  /// schema that does not read back), as opposed to a refusal or a passing I/O failure.
+  public var isCorruption: Bool {
+    switch self {
+    case .corrupt: return true
+    case .sqlite(let code, _): return code & 0xff == 11 || code & 0xff == 26
+    default: return false
     }
   }
 }

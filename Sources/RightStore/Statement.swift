@@ -41,7 +41,7 @@ final class Statement {
       let status: Int32
       switch value {
       case .integer(let number): status = sqlite3_bind_int64(handle, index, number)
-      case .text(let text): status = sqlite3_bind_text(handle, index, text, -1, transient)
+      case .text(let text): status = bindText(text, at: index)
       case .blob(let bytes):
         status = bytes.withUnsafeBytes { raw in
           raw.isEmpty
@@ -51,6 +51,22 @@ final class Statement {
       case .null: status = sqlite3_bind_null(handle, index)
       }
       guard status == SQLITE_OK else { throw database.lastError("bind parameter \(index)") }
+    }
+  }
+
+  /// Binds `text` with its explicit UTF-8 byte length (`sqlite3_bind_text64`), never as a C string, so a
+  /// NUL byte inside it is stored like any other byte instead of ending the value early.
+  private func bindText(_ text: String, at index: Int32) -> Int32 {
+    var text = text
+    return text.withUTF8 { bytes in
+      // An empty buffer may have no address, which SQLite would bind as NULL: bind "" instead.
+      guard let base = bytes.baseAddress, !bytes.isEmpty else {
+        return sqlite3_bind_text(handle, index, "", 0, transient)
+      }
+      return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { characters in
+        sqlite3_bind_text64(
+          handle, index, characters, sqlite3_uint64(bytes.count), transient, UInt8(SQLITE_UTF8))
+      }
     }
   }
 
@@ -69,10 +85,14 @@ final class Statement {
   /// Column `index` as an integer.
   func integer(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
-  /// Column `index` as text, or nil when NULL.
+  /// Column `index` as text of its stored byte length (`sqlite3_column_bytes`), NUL bytes included, or nil
+  /// when NULL.
   func text(_ index: Int32) -> String? {
-    guard !isNull(index), let characters = sqlite3_column_text(handle, index) else { return nil }
-    return String(cString: characters)
+    guard !isNull(index) else { return nil }
+    let characters = sqlite3_column_text(handle, index)
+    let count = Int(sqlite3_column_bytes(handle, index))
+    guard let characters, count > 0 else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
   }
 
   /// Column `index` as bytes, or nil when NULL.

@@ -31,6 +31,9 @@ func runBench() throws(BenchError) {
       benchPath: CommandLine.arguments[0]
     ).measure()
   }
+  try step("store") { () throws(BenchError) in
+    try StoreFlood(launcher: launcher, runs: options.runs, seconds: options.seconds).measure()
+  }
   try step("idle") { () throws(BenchError) in
     [
       try IdleConnections(launcher: launcher, runs: options.runs, count: options.idleConnections)

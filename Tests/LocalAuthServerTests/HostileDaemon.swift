@@ -10,13 +10,15 @@ final class HostileDaemon: @unchecked Sendable {
   /// Scales every timeout (env LOCALAUTHD_TEST_TIMEOUT_SCALE, default 1).
   static var timeoutScale: Double { RunningDaemon.timeoutScale }
 
-  /// A daemon with this configuration, not yet started.
-  init(configuration: String) throws {
-    daemon = try RunningDaemon(arguments: [], config: configuration)
+  /// A daemon with this configuration (and extra environment variables), not yet started.
+  init(configuration: String, environment: [String: String] = [:]) throws {
+    daemon = try RunningDaemon(arguments: [], config: configuration, environment: environment)
   }
 
   /// The socket path.
   var socketPath: String { daemon.socketPath }
+  /// The state directory (rights store and device key).
+  var stateDirectory: String { daemon.stateDirectory }
   /// The running process (0 when none).
   var pid: pid_t { daemon.pid ?? 0 }
   /// How the last process ended (exit code, or minus the signal), nil while it runs.

@@ -125,7 +125,13 @@ struct RightStoreTests {
     defer { directory.remove() }
     let saved = try directory.openStore().saveRight(
       owner: alice, identifier: "x", requirement: "default", domainStateHash: nil, secret: [1])
-    try FileManager.default.removeItem(atPath: directory.path + "/device.key")
+    // Another valid key in place of the original (a deleted key is refused: StateDirectoryTests).
+    let keyPath = directory.path + "/device.key"
+    try FileManager.default.removeItem(atPath: keyPath)
+    let other = Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+    #expect(
+      FileManager.default.createFile(
+        atPath: keyPath, contents: other, attributes: [.posixPermissions: 0o600]))
     let rekeyed = try directory.openStore()
     #expect(throws: RightStoreError.self) { try rekeyed.privateKey(for: saved) }
     #expect(throws: RightStoreError.self) { try rekeyed.secret(for: saved) }
