@@ -102,3 +102,4 @@ install-localauthd-man: doc-deps
 
 -include systemd/install.mk
 -include mk/bench.mk
+-include mk/pam.mk
