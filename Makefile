@@ -49,6 +49,7 @@ test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
+	$(MAKE) test-pam
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
