@@ -54,7 +54,7 @@ test: deps format-check
 	$(MAKE) test-install
 	$(MAKE) test-package
 
-test-systemd: release man
+test-systemd: release man pam
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
 
 # bash and zsh completion in real shells, against a demo daemon (the debug build).

@@ -142,8 +142,8 @@ static void journal(pam_handle_t *pamh, const char *user, const char *outcome, c
         sanitize(tty ? tty : "", t, sizeof t);
         sanitize(rhost ? rhost : "", r, sizeof r);
         sanitize(la_error ? la_error : "", e, sizeof e);
-        sd_journal_send("MESSAGE=pam_localauthd: %s for %s on %s: %s (%s)%s%s", s, u, *t ? t : "no tty", outcome,
-                        pam_code_name(code), *request_id ? " [requestID " : "", *request_id ? request_id : "",
+        sd_journal_send("MESSAGE=pam_localauthd: %s for %s on %s: %s (%s)%s%s%s", s, u, *t ? t : "no tty", outcome,
+                        pam_code_name(code), *request_id ? " [requestID " : "", *request_id ? request_id : "", *request_id ? "]" : "",
                         "MESSAGE_ID=6a3c1f0e9b2d4c7a8e5f1d2c3b4a5968", "PRIORITY=%d", code == PAM_SUCCESS ? LOG_NOTICE : LOG_INFO,
                         "SYSLOG_IDENTIFIER=pam_localauthd", "PAM_SERVICE=%s", s, "PAM_USER=%s", u, "PAM_TTY=%s", t,
                         "PAM_RHOST=%s", r, "REQUEST_ID=%s", request_id, "LA_ERROR=%s", e, "PAM_RESULT=%s",
@@ -171,11 +171,14 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
         }
         const struct pam_conv *conversation = NULL;
         struct terminal terminal = {.fd = -1};
-        if (!options.no_terminal && !(flags & PAM_SILENT))
+        /* PAM_SILENT (sudo passes it by default, pam_silent) hides informational messages; the prompt
+         * is not one, so the module still asks. */
+        (void)flags;
+        if (!options.no_terminal)
                 (void)terminal_open(&terminal);
         if (terminal.fd < 0 &&
             (pam_get_item(pamh, PAM_CONV, (const void **)&conversation) != PAM_SUCCESS || !conversation ||
-             !conversation->conv || (flags & PAM_SILENT))) {
+             !conversation->conv)) {
                 journal(pamh, user, "stepped aside", "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
                 return PAM_AUTHINFO_UNAVAIL;
         }

@@ -5,7 +5,7 @@ Usage: pty-run.py [--timeout S] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
 Each step waits until PATTERN (a regular expression) has appeared in the output since the previous
 step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03). Afterwards it reads until the command
 exits, prints the whole transcript, then "pty-run: exit N" and, per step, "pty-run: step K seen after
-M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen)."""
+M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, 124 when it did not exit in time)."""
 import os
 import pty
 import re
@@ -68,18 +68,19 @@ while time.monotonic() < deadline:
     chunk = read(deadline - time.monotonic())
     if not chunk:
         break
-try:
-    _, status = os.waitpid(pid, os.WNOHANG if missed else 0)
-    code = os.waitstatus_to_exitcode(status) if status or not missed else 125
-except ChildProcessError:
-    code = 125
-if missed:
-    try:
-        os.kill(pid, 9)
-    except ProcessLookupError:
-        pass
+code = 125 if missed else 124  # 124: the command did not exit in time
+grace = time.monotonic() + 2  # the output ended: the command is exiting
+waited, status = os.waitpid(pid, os.WNOHANG)
+while waited == 0 and time.monotonic() < min(grace, deadline + 2):
+    time.sleep(0.01)
+    waited, status = os.waitpid(pid, os.WNOHANG)
+if waited == 0:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+elif not missed:
+    code = os.waitstatus_to_exitcode(status)
 sys.stdout.write(output.decode(errors="replace"))
 print(f"\npty-run: exit {code}")
 for index, when in enumerate(seen):
     print(f"pty-run: step {index + 1} " + (f"seen after {when:.0f} ms" if when is not None else "not seen"))
-sys.exit(125 if missed else code)
+sys.exit(code)
