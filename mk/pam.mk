@@ -39,3 +39,13 @@ test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
 install: install-pam
+
+# libFuzzer over the module's JSON reader (the same clang and sanitizers as `make fuzz`).
+PAM_FUZZ_SECONDS ?= 60
+.PHONY: fuzz-pam
+fuzz-pam:
+	@mkdir -p .build/pam-fuzz
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
+		-o .build/pam-fuzz/json_reader_fuzz pam/fuzz/json_reader_fuzz.c pam/json_reader.c
+	mkdir -p .build/pam-fuzz/corpus && cp pam/fuzz/corpus/* .build/pam-fuzz/corpus/
+	.build/pam-fuzz/json_reader_fuzz -max_total_time=$(PAM_FUZZ_SECONDS) -max_len=4096 .build/pam-fuzz/corpus

@@ -13,11 +13,15 @@
 #include <poll.h>
 #include <security/pam_ext.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 enum { HELLO_ID = 1, EVALUATE_ID = 2, CANCEL_ID = 3 };
+
+/* How long the daemon may take to answer session.hello before the module steps aside. */
+enum { HELLO_WAIT_MS = 1000 };
 
 static const char PASSWORD_PROMPT[] = "Password: ";
 
@@ -113,42 +117,54 @@ static enum evaluation_end end_for_error(const char *name, const char *reason) {
         return END_UNAVAILABLE;
 }
 
+/* What one evaluation reads into: the current line and its parse (heap, bounded, one per call). */
+struct workspace {
+        struct json_document doc;
+        char line[DAEMON_LINE_MAX];
+        int hello_answered;
+};
+
 /* Handles one line from the daemon; returns 1 when it ended the evaluation. */
-static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, const char *line, size_t length,
+static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, struct workspace *work, size_t length,
                        struct evaluation_result *result) {
-        static struct json_document doc; /* large; one evaluation at a time per process */
+        struct json_document *const doc = &work->doc;
+        const char *line = work->line;
         char method[64];
         long id = 0;
-        if (json_parse(&doc, line, length) != 0 || doc.tokens[0].type != JSON_OBJECT)
+        if (json_parse(doc, line, length) != 0 || doc->tokens[0].type != JSON_OBJECT)
                 return 0; /* not something the module understands: ignored, the deadline still holds */
-        int method_token = json_member(&doc, 0, "method");
+        int method_token = json_member(doc, 0, "method");
         if (method_token >= 0) {
-                int params = json_member(&doc, 0, "params");
-                if (json_string(&doc, method_token, method, sizeof method) != 0)
+                int params = json_member(doc, 0, "params");
+                if (json_string(doc, method_token, method, sizeof method) != 0)
                         return 0;
                 if (strcmp(method, "evaluation.started") == 0)
-                        keep_request_id(&doc, params, result);
+                        keep_request_id(doc, params, result);
                 else if (strcmp(method, "evaluation.queued") == 0)
                         show(pamh, terminal, "Waiting for another authentication to finish...");
                 else if (strcmp(method, "evaluation.feedback") == 0)
-                        show_feedback(pamh, terminal, &doc, params);
+                        show_feedback(pamh, terminal, doc, params);
                 return 0;
         }
-        if (json_integer(&doc, json_member(&doc, 0, "id"), &id) != 0 || id != EVALUATE_ID)
+        if (json_integer(doc, json_member(doc, 0, "id"), &id) != 0)
                 return 0;
-        int answer = json_member(&doc, 0, "result");
-        if (answer >= 0 && doc.tokens[answer].type == JSON_OBJECT) {
-                keep_request_id(&doc, answer, result);
+        if (id == HELLO_ID)
+                work->hello_answered = 1;
+        if (id != EVALUATE_ID)
+                return 0;
+        int answer = json_member(doc, 0, "result");
+        if (answer >= 0 && doc->tokens[answer].type == JSON_OBJECT) {
+                keep_request_id(doc, answer, result);
                 result->end = END_SUCCESS;
                 return 1;
         }
-        int error = json_member(&doc, 0, "error");
-        int data = json_member(&doc, error, "data");
+        int error = json_member(doc, 0, "error");
+        int data = json_member(doc, error, "data");
         char reason[64] = "";
-        keep_request_id(&doc, data, result);
-        if (json_string(&doc, json_member(&doc, data, "name"), result->error_name, sizeof result->error_name) != 0)
+        keep_request_id(doc, data, result);
+        if (json_string(doc, json_member(doc, data, "name"), result->error_name, sizeof result->error_name) != 0)
                 snprintf(result->error_name, sizeof result->error_name, "unknown");
-        (void)json_string(&doc, json_member(&doc, data, "reason"), reason, sizeof reason);
+        (void)json_string(doc, json_member(doc, data, "reason"), reason, sizeof reason);
         result->end = end_for_error(result->error_name, reason);
         return 1;
 }
@@ -223,12 +239,17 @@ static int start(pam_handle_t *pamh, struct daemon_link *link, const struct modu
 
 void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *terminal,
               const struct module_options *options, const char *user, struct evaluation_result *result) {
-        static char line[DAEMON_LINE_MAX];
         size_t typed = 0;
         long long deadline = now_ms() + options->timeout_ms;
+        long long hello_deadline = now_ms() + HELLO_WAIT_MS;
         result->end = END_UNAVAILABLE;
-        if (start(pamh, link, options, user) != 0)
+        struct workspace *work = calloc(1, sizeof *work);
+        if (!work)
                 return;
+        if (start(pamh, link, options, user) != 0) {
+                free(work);
+                return;
+        }
         char intro[REASON_MAX + 128];
         snprintf(intro, sizeof intro,
                  terminal->fd >= 0 ? "%s: use the biometric sensor, or type the password (Enter alone: password prompt; Esc: cancel)"
@@ -244,6 +265,17 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                         snprintf(result->error_name, sizeof result->error_name, "timeout");
                         break;
                 }
+                if (!work->hello_answered) {
+                        /* A daemon that accepts but never answers (stopped, wedged) is as good as down. */
+                        long long hello_left = hello_deadline - now_ms();
+                        if (hello_left <= 0) {
+                                result->end = END_UNAVAILABLE;
+                                snprintf(result->error_name, sizeof result->error_name, "daemonNotAnswering");
+                                break;
+                        }
+                        if (hello_left < left)
+                                left = hello_left;
+                }
                 struct pollfd fds[2] = {{.fd = link->fd, .events = POLLIN}, {.fd = terminal->fd, .events = POLLIN}};
                 int r = poll(fds, terminal->fd >= 0 ? 2 : 1, (int)left);
                 if (r < 0 && !errno_is_retry())
@@ -253,8 +285,8 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                 if (fds[0].revents) {
                         int closed = daemon_link_fill(link);
                         long length;
-                        while ((length = daemon_link_next_line(link, line)) >= 0)
-                                if (handle_line(pamh, terminal, line, (size_t)length, result))
+                        while ((length = daemon_link_next_line(link, work->line)) >= 0)
+                                if (handle_line(pamh, terminal, work, (size_t)length, result))
                                         goto done;
                         if (closed != 0) {
                                 snprintf(result->error_name, sizeof result->error_name, "connectionLost");
@@ -270,5 +302,6 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
 done:
         if (terminal->fd >= 0)
                 terminal_write(terminal, "\n");
-        memset(line, 0, sizeof line);
+        explicit_bzero(work, sizeof *work);
+        free(work);
 }

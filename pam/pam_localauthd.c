@@ -184,16 +184,19 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
         }
 
         struct passwd *daemon_account = getpwnam(options.daemon_user);
-        static struct daemon_link link;
-        int r = daemon_link_open(&link, options.socket_path, daemon_account ? daemon_account->pw_uid : 0);
+        struct daemon_link *link = calloc(1, sizeof *link);
+        int r = link ? daemon_link_open(link, options.socket_path, daemon_account ? daemon_account->pw_uid : 0)
+                     : -ENOMEM;
         if (r < 0) {
+                free(link);
                 terminal_close(&terminal);
                 journal(pamh, user, "stepped aside", r == -EPERM ? "socket not served by localauthd" : "daemon not reachable",
                         "", PAM_AUTHINFO_UNAVAIL);
                 return PAM_AUTHINFO_UNAVAIL;
         }
-        evaluate(pamh, &link, &terminal, &options, user, &result);
-        daemon_link_close(&link);
+        evaluate(pamh, link, &terminal, &options, user, &result);
+        daemon_link_close(link);
+        free(link);
         terminal_close(&terminal);
 
         int code = pam_code(result.end);

@@ -350,6 +350,9 @@ def hostile(directory):
         clean = ran and "AddressSanitizer" not in out and rc == 1 and "\x1b" not in out
         check(f"hostile daemon ({mode}): no success, no sanitizer report, nothing raw printed",
               clean and not says(out, "PAM_SUCCESS"), out)
+        if mode == "silent":
+            check("a daemon that accepts but never answers: the module steps aside (daemonNotAnswering)",
+                  says(out, "PAM_AUTHINFO_UNAVAIL"), out)
         if mode == "escapes":
             check("hostile daemon (escapes): feedback shown sanitized", "Try again (?]0;pwned??[31m%s%n%x?)" in out, out)
     untrusted = os.path.join(directory, "untrusted")

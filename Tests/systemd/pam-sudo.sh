@@ -1,7 +1,7 @@
 #!/bin/bash
 # pam_localauthd.so in a real sudo, for a real user, under a real systemd (systemd-nspawn).
 #
-# Boots a bookworm root with sudo and pamtester (its own cache, $LOCALAUTHD_PAM_NSPAWN_CACHE, default
+# Boots a bookworm root with sudo, pamtester and polkit (its own cache, $LOCALAUTHD_PAM_NSPAWN_CACHE, default
 # /var/cache/localauthd-test/rootfs-pam, so the shared root's package list is untouched), installs
 # localauthd (systemd/install.mk) and the module (make install-pam), puts the README's lines into the
 # container's /etc/pam.d/sudo, creates a user alice (useradd, a password, sudo rights), and drives
@@ -10,7 +10,8 @@
 #   scripted no-matches   -> sudo asks for the password, which works;
 #   the password typed while the sensor waits -> sudo runs, one prompt only;
 #   the service stopped   -> sudo asks for the password at once;
-#   journalctl REQUEST_ID= shows the module's PAM entry next to the daemon's.
+#   journalctl REQUEST_ID= shows the module's PAM entry next to the daemon's;
+#   pkexec (polkit's helper, PAM service polkit-1) through the same module: a match, no-matches.
 # Stops the container and removes its cgroups: nothing is left running.
 #
 # Usage: pam-sudo.sh [LOCALAUTHD]   (or LOCALAUTHD=path; PAM_MODULE=path, default .build/pam/pam_localauthd.so)
@@ -24,6 +25,7 @@ PAM_MODULE=$(readlink -f "${PAM_MODULE:-$REPO/.build/pam/pam_localauthd.so}")
 
 export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_PAM_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs-pam}
 export LOCALAUTHD_NSPAWN_PACKAGES=systemd,systemd-sysv,procps,socat,python3,dbus,libssl3,libsqlite3-0,sudo,pamtester,libpam-modules
+export LOCALAUTHD_NSPAWN_LATE_PACKAGES="polkitd pkexec"
 ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
 NAME=localauthd-pam-$$
 RUN=$(mktemp -d /var/tmp/localauthd-pam.XXXXXX)
@@ -78,6 +80,8 @@ CONF
 # The README's lines for sudo, exactly (between the markers there).
 sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/sudo"
 grep -q pam_localauthd.so "$ROOT/etc/pam.d/sudo" || die "README has no /etc/pam.d/sudo block: $(cat "$ROOT/etc/pam.d/sudo")"
+sed -n '/^<!-- pam.d\/polkit-1 -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/polkit-1"
+grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "README has no /etc/pam.d/polkit-1 block"
 install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
 printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"  # sudo resolves its own host name
 install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
@@ -172,7 +176,29 @@ for l in sys.stdin: e=json.loads(l); print("     journalctl REQUEST_ID= ->", e.g
 check "journalctl REQUEST_ID=$REQUEST_ID shows the PAM entry and the daemon's start and finish" \
     bash -c '[ "$(grep -c "\"PAM_SERVICE\"" <<<"$1")" -eq 1 ] && [ "$(grep -c "localauthd.service" <<<"$1")" -ge 2 ]' _ "$by_id"
 
-# 5. The service stopped: sudo asks for the password at once.
+# 5. pkexec: polkit's helper authenticates alice (an admin: group sudo) through PAM service polkit-1.
+cx usermod -aG sudo alice
+pkexec_as_alice() {
+    cx pty-run --timeout 20 "$@" -- setpriv --reuid=alice --regid=alice --init-groups \
+        env HOME=/home/alice USER=alice LOGNAME=alice pkexec /usr/bin/true
+}
+script '"MATCH"'
+out=$(pkexec_as_alice 2>&1)
+echo "$out" | sed 's/^/     | /'
+check "pkexec: a face match through polkit-1 runs the command with no password (exit 0)" \
+    bash -c 'grep -q "^pty-run: exit 0$" <<<"$1" && grep -q "polkit wants to authorize an action for alice" <<<"$1" &&
+             ! grep -q "^Password:" <<<"$1"' _ "$out"
+entry=$(cx journalctl -b --no-pager SYSLOG_IDENTIFIER=pam_localauthd PAM_SERVICE=polkit-1 -o json | tail -n 1)
+check "pkexec: the module's journal entry names PAM_SERVICE=polkit-1 ($(json_get "$entry" PAM_OUTCOME))" \
+    test "$(json_get "$entry" PAM_OUTCOME)" = success
+script '"NOMATCH","NOMATCH","NOMATCH"'
+out=$(pkexec_as_alice --step 'Password: ' "$PASSWORD\r" 2>&1)
+echo "$out" | sed 's/^/     | /'
+check "pkexec: no-matches fall through to the password, which works (exit 0)" \
+    bash -c 'grep -q "Not recognized" <<<"$1" && grep -q "pty-run: step 1 seen" <<<"$1" && grep -q "^pty-run: exit 0$" <<<"$1"' _ "$out"
+crpc '{"method":"sensors.resetLockout","params":{"user":"alice"}}' >/dev/null
+
+# 6. The service stopped: sudo asks for the password at once.
 cx systemctl stop localauthd.socket localauthd.service
 out=$(sudo_as_alice --step "$SUDO_PROMPT" "$PASSWORD\r" 2>&1)
 echo "$out" | sed 's/^/     | /'
