@@ -178,6 +178,7 @@ def write_services(daemon_socket, directory):
         "la-short": alone(MODULE, f"socket={daemon_socket} timeout=1"),
         "la-remote-ok": alone(MODULE, f"socket={daemon_socket} timeout=20 allow_remote"),
         "la-reason": alone(MODULE, f"socket={daemon_socket} timeout=20 [reason=Unlock the vault]"),
+        "la-owner": alone(MODULE, f"socket={daemon_socket} timeout=20 policy=deviceOwnerAuthentication"),
         "la-down": alone(MODULE, f"socket={directory}/missing.sock"),
         "la-stale": alone(MODULE, f"socket={directory}/stale.sock"),
         "la-down-stack": f"auth sufficient {MODULE} socket={directory}/missing.sock\nauth required {PAM_UNIX} try_first_pass\n",
@@ -245,6 +246,15 @@ def conversation_rows(daemon):
     daemon.script("MATCH")
     rc, out, _ = pamtester("la-reason")
     check("reason= is the reason shown", rc == 0 and "Unlock the vault" in out, out)
+
+    daemon.reset()
+    daemon.script("NOMATCH", "NOMATCH", "NOMATCH")
+    before = daemon.outcomes()
+    rc, out, _ = pamtester("la-owner")
+    check("policy=deviceOwnerAuthentication, nobody to type the passcode (no prompt agent): "
+          "steps aside with PAM_AUTHINFO_UNAVAIL (the daemon's notInteractive)",
+          says(out, "PAM_AUTHINFO_UNAVAIL") and
+          daemon.outcomes().get("notInteractive", 0) == before.get("notInteractive", 0) + 1, out + str(daemon.outcomes()))
 
     daemon.reset()
     before = daemon.outcomes()
