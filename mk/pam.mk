@@ -14,10 +14,10 @@ PAM_MODULE_ASAN := .build/pam-asan/pam_localauthd.so
 PAM_DIR = $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/security
 PAM_DEB_PACKAGES := libpam0g-dev libpam-wrapper pamtester sudo gcc
 
-.PHONY: pam pam-deps test-pam install-pam
+.PHONY: pam pam-deps test-pam install-pam uninstall-pam
 
 pam-deps:
-	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PAM_DEB_PACKAGES)"
+	@$(MAKE) -s install-debian-packages PACKAGES="$(PAM_DEB_PACKAGES)"
 
 pam: pam-deps $(PAM_MODULE)
 
@@ -38,7 +38,14 @@ test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
 
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
+	if [ "$(STRIP_BINARIES)" != no ]; then \
+	  $(or $(STRIP),strip) --strip-unneeded --remove-section=.comment $(DESTDIR)$(PAM_DIR)/pam_localauthd.so; \
+	fi
+
+uninstall-pam:
+	rm -f $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
 install: install-pam
+uninstall: uninstall-pam
 
 # libFuzzer over the module's JSON reader (the same clang and sanitizers as `make fuzz`).
 PAM_FUZZ_SECONDS ?= 60

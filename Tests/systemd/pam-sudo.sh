@@ -25,7 +25,7 @@ PAM_MODULE=$(readlink -f "${PAM_MODULE:-$REPO/.build/pam/pam_localauthd.so}")
 [ -f "$PAM_MODULE" ] || die "no PAM module at $PAM_MODULE (make pam)"
 
 export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_PAM_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs-pam}
-export LOCALAUTHD_NSPAWN_PACKAGES=systemd,systemd-sysv,procps,socat,python3,dbus,libssl3,libsqlite3-0,sudo,pamtester,libpam-modules
+export LOCALAUTHD_NSPAWN_EXTRA_PACKAGES=sudo,pamtester,libpam-modules
 export LOCALAUTHD_NSPAWN_LATE_PACKAGES="polkitd pkexec libpam-systemd"
 ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
 NAME=localauthd-pam-$$
