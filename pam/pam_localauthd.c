@@ -158,6 +158,12 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
                 return PAM_IGNORE; /* a bad line never locks anyone out */
         if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN)
                 return PAM_USER_UNKNOWN;
+        for (const char *p = user; *p; p++)
+                if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
+                        /* Account names are plain ASCII here; anything else is not the daemon's to judge. */
+                        journal(pamh, user, "stepped aside", "user name not plain ASCII", "", PAM_AUTHINFO_UNAVAIL);
+                        return PAM_AUTHINFO_UNAVAIL;
+                }
         (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
         if (!options.reason[0])
                 default_reason(service ? service : "?", user, &options);

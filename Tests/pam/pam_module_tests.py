@@ -116,12 +116,12 @@ def environment(extra=None, asan=False):
     return env
 
 
-def pamtester(service, stdin=b"", extra_env=None, items=(), asan=False):
+def pamtester(service, stdin=b"", extra_env=None, items=(), asan=False, user=USER):
     """pamtester without a controlling terminal (its own session): the module uses the conversation."""
     command = ["pamtester", "-v"]
     for item in items:
         command += ["-I", item]
-    command += [service, USER, "authenticate"]
+    command += [service, user, "authenticate"]
     started = time.monotonic()
     result = subprocess.run(command, input=stdin, capture_output=True, env=environment(extra_env, asan),
                             start_new_session=True, timeout=60 * SCALE)
@@ -288,6 +288,9 @@ def stepping_aside(daemon, directory):
         check(f"ssh-like session ({label}): steps aside with PAM_IGNORE in {elapsed * 1000:.0f} ms",
               says(out, "PAM_IGNORE") and "biometric" not in out and elapsed < 0.1 * SCALE, out)
     check("...and the daemon saw no evaluation", daemon.outcomes() == before, str(daemon.outcomes()))
+    rc, out, elapsed = pamtester("la-alone", user="na\u00efve")
+    check(f"a user name that is not plain ASCII: steps aside (PAM_AUTHINFO_UNAVAIL) in {elapsed * 1000:.0f} ms",
+          says(out, "PAM_AUTHINFO_UNAVAIL") and "biometric" not in out, out)
     rc, out, _ = pamtester("la-alone", items=("rhost=localhost",))
     check("PAM_RHOST=localhost (as sudo sets it) is a local session", rc == 0 and says(out, "PAM_SUCCESS"), out)
     daemon.script("MATCH")
