@@ -35,6 +35,9 @@ test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
 	$(SWIFT) build
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
 		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+	@echo "=== the same cases with the module under AddressSanitizer (leak checks on)"
+	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE_ASAN) \
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
 
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so

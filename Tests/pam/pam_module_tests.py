@@ -3,7 +3,8 @@
 change, no root needed for PAM itself (root is needed only for useradd and pam_unix's shadow).
 
 Environment: LOCALAUTHD (the daemon binary), PAM_MODULE (.so), PAM_MODULE_ASAN (the same module built
-with AddressSanitizer; the hostile-daemon cases run it), LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
+with AddressSanitizer; the hostile-daemon cases run it, and every case when PAM_MODULE is it),
+LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
 Prints one line per check and "N passed, N failed"; exits non-zero on any failure."""
 import json
 import os
@@ -107,9 +108,11 @@ class Daemon:
 def environment(extra=None, asan=False):
     env = {k: v for k, v in os.environ.items() if not k.startswith("SSH_")}
     preload = WRAPPER
-    if asan:
+    if asan or MODULE == MODULE_ASAN:
         libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
-        preload = f"{libasan} {WRAPPER}"
+        # libcrypt too: ASan resolves its crypt_r interceptor at start, and pam_unix's libcrypt would
+        # otherwise arrive later by dlopen (a call through a null pointer, in pam_unix, not the module).
+        preload = f"{libasan} /lib/{MULTIARCH}/libcrypt.so.1 {WRAPPER}"
         env["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0:exitcode=99"
     env.update({"LD_PRELOAD": preload, "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": SERVICES})
     env.update(extra or {})
