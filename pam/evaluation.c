@@ -65,13 +65,18 @@ int json_escape(const char *text, char *out, size_t size) {
         return 0;
 }
 
-/* One line to the person: through the conversation (sudo and polkit's agents show it their way). */
-static void show(pam_handle_t *pamh, const struct terminal *terminal, const char *text) {
+/* One line to the person: through the conversation (sudo and polkit's agents show it their way); on a
+ * terminal, the password prompt again after it unless the line ends the evaluation. */
+static void show_line(pam_handle_t *pamh, const struct terminal *terminal, const char *text, int final) {
         if (terminal->fd >= 0)
                 terminal_write(terminal, "\n");
         pam_info(pamh, "%s", text);
-        if (terminal->fd >= 0)
+        if (terminal->fd >= 0 && !final)
                 terminal_write(terminal, PASSWORD_PROMPT);
+}
+
+static void show(pam_handle_t *pamh, const struct terminal *terminal, const char *text) {
+        show_line(pamh, terminal, text, 0);
 }
 
 static void keep_request_id(const struct json_document *doc, int object, struct evaluation_result *result) {
@@ -92,9 +97,9 @@ static void show_feedback(pam_handle_t *pamh, const struct terminal *terminal, c
                 return;
         if (strcmp(what, "noMatch") == 0) {
                 if (json_is_true(doc, json_member(doc, params, "lockout")))
-                        show(pamh, terminal, "Biometry is locked out; use the password.");
+                        show_line(pamh, terminal, "Biometry is locked out; use the password.", 1);
                 else if (json_is_true(doc, json_member(doc, params, "attemptsExhausted")))
-                        show(pamh, terminal, "Not recognized.");
+                        show_line(pamh, terminal, "Not recognized.", 1);
                 else
                         show(pamh, terminal, "Not recognized. Try again.");
         } else if (strcmp(what, "passcodeDelay") != 0 && strcmp(what, "wrongPasscode") != 0) {
@@ -300,7 +305,7 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
         /* The person or the deadline decided: the daemon ends the evaluation too (appCancel). */
         send_request(link, CANCEL_ID, "evaluation.cancel", "{\"id\":2}");
 done:
-        if (terminal->fd >= 0)
+        if (terminal->fd >= 0 && result->end != END_FAILED && result->end != END_LOCKOUT)
                 terminal_write(terminal, "\n");
         explicit_bzero(work, sizeof *work);
         free(work);
