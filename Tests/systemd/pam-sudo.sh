@@ -179,6 +179,12 @@ for l in sys.stdin: e=json.loads(l); print("     journalctl REQUEST_ID= ->", e.g
 check "journalctl REQUEST_ID=$REQUEST_ID shows the PAM entry and the daemon's start and finish" \
     bash -c '[ "$(grep -c "\"PAM_SERVICE\"" <<<"$1")" -eq 1 ] && [ "$(grep -c "localauthd.service" <<<"$1")" -ge 2 ]' _ "$by_id"
 
+ALICE_UID=$(cx id -u alice)
+owners=$(python3 -c 'import json,sys
+print(" ".join(sorted({json.loads(l).get("OWNER_UID", "-") for l in sys.stdin if "localauthd.service" in l})))' <<<"$by_id")
+check "the daemon's entries for that REQUEST_ID name alice as the owner (OWNER_UID=$owners, alice is $ALICE_UID)" \
+    test "$owners" = "$ALICE_UID"
+
 # 5. pkexec: polkit's helper authenticates alice (an admin: group sudo) through PAM service polkit-1.
 # Her own pkttyagent answers for the shell that runs pkexec (polkit 122's built-in text agent in
 # setuid pkexec is refused: "No session for cookie", polkit issue 17), each on its own terminal.
