@@ -31,28 +31,10 @@ ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file syst
 NAME=localauthd-pam-$$
 RUN=$(mktemp -d /var/tmp/localauthd-pam.XXXXXX)
 ROOT=$RUN/root
-NSPAWN=
-CGROUPS=()
+. "$HERE/container.sh"
+trap container_cleanup EXIT
+trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
 PASSWORD='Sw0rdfish-sudo'
-
-cleanup() {
-    if [ -n "$NSPAWN" ] && ! gone "$NSPAWN"; then
-        kill -TERM "$NSPAWN" 2>/dev/null
-        wait_for 10 gone "$NSPAWN" || kill -KILL "$NSPAWN" 2>/dev/null
-        wait "$NSPAWN" 2>/dev/null
-    fi
-    local group
-    for group in "${CGROUPS[@]}"; do
-        [ -d "$group" ] || continue
-        find "$group" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-        wait_for 5 bash -c "! find '$group' -name cgroup.procs -exec cat {} + 2>/dev/null | grep -q ."
-        find "$group" -depth -type d -exec rmdir {} \; 2>/dev/null
-        [ -d "$group" ] && echo "$HARNESS: WARNING: could not remove cgroup $group" >&2
-    done
-    if [ "${LOCALAUTHD_KEEP_RUN:-0}" = 1 ]; then echo "kept $RUN"; else rm -rf "$RUN"; fi
-}
-trap cleanup EXIT
-trap 'cleanup; trap - EXIT; exit 130' INT TERM
 
 # --- the root: a copy of the cached one, with localauthd and the module installed ---
 cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
@@ -92,29 +74,7 @@ systemctl --root="$ROOT" enable localauthd.socket >"$RUN/enable.log" 2>&1 \
     || die "systemctl --root enable localauthd.socket failed: $(cat "$RUN/enable.log")"
 
 # --- boot ---
-for hierarchy in systemd unified; do
-    [ -d "/sys/fs/cgroup/$hierarchy" ] && CGROUPS+=("/sys/fs/cgroup/$hierarchy/$NAME")
-done
-[ ${#CGROUPS[@]} -gt 0 ] || die "no /sys/fs/cgroup/systemd or /sys/fs/cgroup/unified hierarchy"
-export NAME ROOT
-unshare -m --propagation private bash -c '
-    set -e
-    mount -n -t tmpfs tmpfs /run/systemd
-    for group in "$@"; do mkdir -p "$group"; echo $$ >"$group/cgroup.procs"; done
-    exec systemd-nspawn -D "$ROOT" -M "$NAME" --boot --register=no --keep-unit --console=read-only
-' launcher "${CGROUPS[@]}" >"$RUN/console.log" 2>&1 &
-NSPAWN=$!
-wait_for 20 bash -c "ps --ppid $NSPAWN -o comm= 2>/dev/null | grep -qx systemd" \
-    || die "the container did not start: $(tail -n 20 "$RUN/console.log")"
-PID1=$(ps --ppid "$NSPAWN" -o pid=,comm= 2>/dev/null | awk '$2 == "systemd" { print $1; exit }')
-[[ ${PID1:-} =~ ^[1-9][0-9]*$ ]] || die "cannot find the container's PID 1"
-cx() {
-    nsenter -t "$PID1" -m -u -i -n -p -C -r -w \
-        env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"
-}
-wait_for 20 cx test -S /run/systemd/private || die "systemd in the container never created /run/systemd/private"
-state=$(cx timeout 60 systemctl is-system-running --wait 2>&1)
-check "container booted ($state)" test "$state" = running
+container_boot
 
 SOCK=/run/localauthd/localauthd.sock
 crpc() { cx localauthd-rpc --socket "$SOCK" --timeout 20 "$1"; }
@@ -216,16 +176,5 @@ check "service stopped: the module's journal entry says it stepped aside ($(json
     test "$(json_get "$entry" LA_ERROR)" = "daemon not reachable"
 
 # --- shut down ---
-kill -TERM "$NSPAWN"
-if wait_for 20 gone "$NSPAWN"; then
-    wait "$NSPAWN" 2>/dev/null
-    NSPAWN=
-    pass "container stopped"
-else
-    fail "container did not stop on SIGTERM"
-fi
-cleanup
-trap - EXIT
-leftover=$(for g in "${CGROUPS[@]}"; do [ -d "$g" ] && echo "$g"; done)
-check "no cgroup left behind" test -z "$leftover"
+container_stop
 finish
