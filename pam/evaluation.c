@@ -127,7 +127,35 @@ struct workspace {
         struct json_document doc;
         char line[DAEMON_LINE_MAX];
         int hello_answered;
+        int introduced;
+        char biometry[16]; /* session.hello's biometryType: faceID, touchID, opticID, none */
 };
+
+/* What the person is asked to do, in the sensor's words. */
+static const char *sensor_action(const char *biometry) {
+        if (strcmp(biometry, "faceID") == 0)
+                return "look at the camera";
+        if (strcmp(biometry, "touchID") == 0)
+                return "touch the fingerprint sensor";
+        if (strcmp(biometry, "opticID") == 0)
+                return "look at the sensor";
+        return "use the biometric sensor";
+}
+
+/* The prompt, once the daemon has said which sensor it has. */
+static void introduce(pam_handle_t *pamh, const struct terminal *terminal, const struct module_options *options,
+                      const char *biometry) {
+        char intro[REASON_MAX + 160];
+        if (terminal->fd >= 0)
+                snprintf(intro, sizeof intro,
+                         "%s: %s, or type the password (Enter alone: password prompt; Esc: cancel)",
+                         options->reason, sensor_action(biometry));
+        else
+                snprintf(intro, sizeof intro, "%s: %s", options->reason, sensor_action(biometry));
+        pam_info(pamh, "%s", intro);
+        if (terminal->fd >= 0)
+                terminal_write(terminal, PASSWORD_PROMPT);
+}
 
 /* Handles one line from the daemon; returns 1 when it ended the evaluation. */
 static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, struct workspace *work, size_t length,
@@ -153,8 +181,11 @@ static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, stru
         }
         if (json_integer(doc, json_member(doc, 0, "id"), &id) != 0)
                 return 0;
-        if (id == HELLO_ID)
+        if (id == HELLO_ID) {
                 work->hello_answered = 1;
+                (void)json_string(doc, json_member(doc, json_member(doc, 0, "result"), "biometryType"),
+                                  work->biometry, sizeof work->biometry);
+        }
         if (id != EVALUATE_ID)
                 return 0;
         int answer = json_member(doc, 0, "result");
@@ -255,14 +286,6 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                 free(work);
                 return;
         }
-        char intro[REASON_MAX + 128];
-        snprintf(intro, sizeof intro,
-                 terminal->fd >= 0 ? "%s: use the biometric sensor, or type the password (Enter alone: password prompt; Esc: cancel)"
-                                   : "%s: use the biometric sensor",
-                 options->reason);
-        pam_info(pamh, "%s", intro);
-        if (terminal->fd >= 0)
-                terminal_write(terminal, PASSWORD_PROMPT);
         for (;;) {
                 long long left = deadline - now_ms();
                 if (left <= 0) {
@@ -290,9 +313,15 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                 if (fds[0].revents) {
                         int closed = daemon_link_fill(link);
                         long length;
-                        while ((length = daemon_link_next_line(link, work->line)) >= 0)
-                                if (handle_line(pamh, terminal, work, (size_t)length, result))
+                        while ((length = daemon_link_next_line(link, work->line)) >= 0) {
+                                int ended = handle_line(pamh, terminal, work, (size_t)length, result);
+                                if (work->hello_answered && !work->introduced) {
+                                        work->introduced = 1;
+                                        introduce(pamh, terminal, options, work->biometry);
+                                }
+                                if (ended)
                                         goto done;
+                        }
                         if (closed != 0) {
                                 snprintf(result->error_name, sizeof result->error_name, "connectionLost");
                                 result->end = END_UNAVAILABLE;

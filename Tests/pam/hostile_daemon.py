@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A hostile stand-in on the module's socket, for the robustness tests only: it answers every
-connection with one kind of bad behaviour. The module must neither crash nor believe it.
+"""A hostile stand-in on the module's socket, for the robustness tests only: it answers session.hello
+(except in the silent and close modes), then behaves badly in one way. The module must neither crash
+nor believe it.
 
 Usage: hostile_daemon.py SOCKET MODE   (prints "ready" once listening; serves until killed)
 Modes: huge-line, deep-nesting, garbage, wrong-id, escapes, silent, success, close."""
@@ -22,6 +23,8 @@ def reply(conn):
                 return
             data += chunk
         started = b'{"jsonrpc":"2.0","method":"evaluation.started","params":{"requestID":"HOSTILE-1","id":2}}\n'
+        if mode not in ("silent", "close"):
+            conn.sendall(b'{"jsonrpc":"2.0","id":1,"result":{"server":"localauthd","biometryType":"touchID"}}\n')
         if mode == "huge-line":
             conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"x":"' + b"A" * 200000)
             conn.sendall(b'"}}\n' + started)
