@@ -59,8 +59,10 @@ static void default_reason(const char *service, const char *user, struct module_
         char s[NAME_MAX_LEN], u[NAME_MAX_LEN];
         sanitize(service, s, sizeof s);
         sanitize(user, u, sizeof u);
-        if (strcmp(s, "sudo") == 0 || strcmp(s, "sudo-i") == 0 || strcmp(s, "su") == 0)
-                snprintf(options->reason, sizeof options->reason, "%s wants to act as root for %s", s, u);
+        if (strcmp(s, "sudo") == 0 || strcmp(s, "sudo-i") == 0)
+                snprintf(options->reason, sizeof options->reason, "sudo wants to act as root for %s", u);
+        else if (strcmp(s, "su") == 0 || strcmp(s, "su-l") == 0)
+                snprintf(options->reason, sizeof options->reason, "su wants to switch to %s", u); /* PAM_USER: the target */
         else if (strcmp(s, "polkit-1") == 0)
                 snprintf(options->reason, sizeof options->reason, "polkit wants to authorize an action for %s", u);
         else if (strcmp(s, "login") == 0)
