@@ -58,11 +58,12 @@ test: deps format-check
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
 	$(MAKE) test-samples
+	$(MAKE) test-pam
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
 
-test-systemd: release man
+test-systemd: release man pam
 	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
 
 # bash and zsh completion in real shells, against a demo daemon (the debug build).
@@ -127,3 +128,4 @@ install-localauthd-man: doc-deps
 
 -include systemd/install.mk
 -include mk/bench.mk
+-include mk/pam.mk

@@ -16,8 +16,9 @@ for file in usr/libexec/localauthd usr/bin/localauthctl usr/lib/systemd/system/l
     usr/lib/systemd/system/localauthd.service usr/lib/systemd/catalog/localauthd.catalog \
     usr/lib/sysusers.d/localauthd.conf etc/localauthd/localauthd.conf \
     usr/share/doc/localauthd/localauthd.conf.example usr/share/man/man8/localauthd.8 \
-    usr/share/man/man1/localauthctl.1 usr/share/man/man5/localauthd.conf.5 \
-    usr/share/bash-completion/completions/localauthctl usr/share/zsh/vendor-completions/_localauthctl; do
+    usr/share/man/man1/localauthctl.1 usr/share/man/man5/localauthd.conf.5 usr/share/man/man8/pam_localauthd.8 \
+    usr/share/bash-completion/completions/localauthctl usr/share/zsh/vendor-completions/_localauthctl \
+    "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_localauthd.so"; do
     check "installed /$file" test -f "$STAGE/$file"
 done
 for binary in usr/libexec/localauthd usr/bin/localauthctl; do

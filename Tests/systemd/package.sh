@@ -43,14 +43,18 @@ for entry in usr/libexec/localauthd:20 usr/bin/localauthctl:64; do
     check "$binary is stripped (no .symtab, no .debug_info)" \
         bash -c "! readelf -S '$RUN/contents/$binary' | grep -Eq '\.symtab|\.debug_info'"
 done
+pam_module=$(cd "$RUN/contents" && ls usr/lib/*/security/pam_localauthd.so 2>/dev/null)
+check "the package ships the PAM module, stripped (${pam_module:-missing})" \
+    bash -c "[ -n '$pam_module' ] && ! readelf -S '$RUN/contents/$pam_module' | grep -Eq '\.symtab|\.debug_info'"
 depends=$(dpkg-deb -f "$DEB" Depends)
 echo "     Depends: $depends"
-for library in libssl3 libsqlite3-0 libsystemd0; do
+for library in libssl3 libsqlite3-0 libsystemd0 libpam0g; do
     check "the package depends on $library" grep -q "\b$library\b" <<<"$depends"
 done
 if [ -f "$DBGSYM" ]; then
     symbols=$(dpkg-deb -c "$DBGSYM" | grep -c 'usr/lib/debug/.build-id/.*\.debug$')
-    check "the -dbgsym package holds both binaries' debug symbols ($symbols files)" test "$symbols" -eq 2
+    check "the -dbgsym package holds the debug symbols of both binaries and the PAM module ($symbols files)" \
+        test "$symbols" -eq 3
 else
     fail "no -dbgsym package beside the package ($DBGSYM)"
 fi

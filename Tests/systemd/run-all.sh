@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs every real-systemd harness against one daemon binary, in order:
 # verify-units.sh, socket-activation.sh, notify-watchdog.py, journal.sh, doctor.sh,
-# nspawn.sh. Installs missing Debian packages first (apt-get install
+# nspawn.sh, pam-sudo.sh (needs the PAM module: make pam). Installs missing Debian packages first (apt-get install
 # --no-install-recommends). Must run as root. Prints each harness's result
 # and a final "N passed, N failed" over all of them; exits non-zero when any
 # check failed or any harness could not run.
@@ -34,7 +34,7 @@ for pair in $REQUIRED; do need_cmd "${pair#*:}"; done
 TOTAL_PASSED=0
 TOTAL_FAILED=0
 SUMMARY=()
-for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh; do
+for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh; do
     echo "=== $harness ($LOCALAUTHD)"
     log=$(mktemp /tmp/localauthd-run-all.XXXXXX)
     "$HERE/$harness" "$LOCALAUTHD" 2>&1 | tee "$log"

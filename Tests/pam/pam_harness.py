@@ -1,0 +1,169 @@
+"""What the PAM module tests share: the real daemon, pamtester through pam_wrapper, a pseudo-terminal
+that types real keys, and the check counter. Imported by pam_module_tests.py."""
+import json
+import os
+import pty
+import re
+import select
+import socket
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCALE = float(os.environ.get("LOCALAUTHD_TEST_TIMEOUT_SCALE", "1"))
+DAEMON = os.path.abspath(os.environ["LOCALAUTHD"])
+MODULE = os.path.abspath(os.environ["PAM_MODULE"])
+MODULE_ASAN = os.path.abspath(os.environ.get("PAM_MODULE_ASAN", MODULE))
+MULTIARCH = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
+PAM_UNIX = f"/lib/{MULTIARCH}/security/pam_unix.so"
+WRAPPER = f"/usr/lib/{MULTIARCH}/libpam_wrapper.so"
+USER = "lapamtest"
+PASSWORD = "Sw0rdfish-pam"
+PASSED = FAILED = 0
+# The directory of service files pam_wrapper loads (set by the test run).
+SERVICES = None
+
+# What pamtester prints for each code the module returns (pam_strerror).
+SAYS = {
+    "PAM_SUCCESS": "successfully authenticated",
+    "PAM_AUTH_ERR": "Authentication failure",
+    "PAM_MAXTRIES": "Have exhausted maximum number of retries for service",
+    "PAM_AUTHINFO_UNAVAIL": "Authentication service cannot retrieve authentication info",
+    # A required module that returns PAM_IGNORE, alone in its stack: libpam's "no module decided".
+    "PAM_IGNORE": "Permission denied",
+}
+
+
+def check(description, ok, detail=""):
+    global PASSED, FAILED
+    if ok:
+        PASSED += 1
+        print(f"ok   - {description}")
+    else:
+        FAILED += 1
+        print(f"FAIL - {description}\n{detail}", file=sys.stderr)
+
+
+class Daemon:
+    """The real localauthd on a socket in a temporary directory."""
+
+    def __init__(self, directory):
+        self.socket = os.path.join(directory, "localauthd.sock")
+        config = os.path.join(directory, "localauthd.conf")
+        with open(config, "w") as f:
+            f.write("[Broker]\nPromptTimeoutSec=60\n[Sensor.face]\nKind=faceID\nDefault=WAIT\n"
+                    "[Sensor.passcode]\nKind=passcode\n")
+        self.log = open(os.path.join(directory, "daemon.log"), "w")
+        self.process = subprocess.Popen(
+            [DAEMON, "--socket", self.socket, "--config", config, "--state-dir",
+             os.path.join(directory, "state"), "--stderr"], stdout=self.log, stderr=self.log)
+        deadline = time.time() + 10 * SCALE
+        while not os.path.exists(self.socket):
+            if time.time() > deadline or self.process.poll() is not None:
+                raise SystemExit("localauthd did not start; see " + self.log.name)
+            time.sleep(0.02)
+
+    def call(self, method, params=None):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+            s.settimeout(10 * SCALE)
+            s.connect(self.socket)
+            s.sendall(json.dumps({"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}}).encode() + b"\n")
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    raise RuntimeError("daemon closed")
+                data += chunk
+                for line in data.split(b"\n")[:-1]:
+                    message = json.loads(line)
+                    if message.get("id") == 1:
+                        if "error" in message:
+                            raise RuntimeError(f"{method}: {message['error']}")
+                        return message["result"]
+
+    def script(self, *commands):
+        self.call("sensors.script", {"sensor": "face", "commands": list(commands), "replace": True})
+
+    def outcomes(self):
+        return self.call("broker.status")["outcomes"]
+
+    def reset(self):
+        self.script("DEFAULT WAIT")
+        self.call("sensors.resetLockout", {"user": USER})
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10 * SCALE)
+        self.log.close()
+
+
+def environment(extra=None, asan=False):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SSH_")}
+    preload = WRAPPER
+    if asan or MODULE == MODULE_ASAN:
+        libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+        # libcrypt too: ASan resolves its crypt_r interceptor at start, and pam_unix's libcrypt would
+        # otherwise arrive later by dlopen (a call through a null pointer, in pam_unix, not the module).
+        preload = f"{libasan} /lib/{MULTIARCH}/libcrypt.so.1 {WRAPPER}"
+        env["ASAN_OPTIONS"] = "detect_leaks=1:abort_on_error=0:exitcode=99"
+    env.update({"LD_PRELOAD": preload, "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": SERVICES})
+    env.update(extra or {})
+    return env
+
+
+def pamtester(service, stdin=b"", extra_env=None, items=(), asan=False, user=USER):
+    """pamtester without a controlling terminal (its own session): the module uses the conversation."""
+    command = ["pamtester", "-v"]
+    for item in items:
+        command += ["-I", item]
+    command += [service, user, "authenticate"]
+    started = time.monotonic()
+    result = subprocess.run(command, input=stdin, capture_output=True, env=environment(extra_env, asan),
+                            start_new_session=True, timeout=60 * SCALE)
+    elapsed = time.monotonic() - started
+    return result.returncode, (result.stdout + result.stderr).decode(errors="replace"), elapsed
+
+
+class Terminal:
+    """A command on a pseudo-terminal that types real keys."""
+
+    def __init__(self, command, extra_env=None):
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            os.execvpe(command[0], command, environment(extra_env))
+        self.output = b""
+
+    def expect(self, pattern, seconds=10):
+        deadline = time.monotonic() + seconds * SCALE
+        regex = re.compile(pattern.encode())
+        while not regex.search(self.output):
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._read(left):
+                return False
+        return True
+
+    def _read(self, seconds):
+        ready, _, _ = select.select([self.fd], [], [], seconds)
+        if not ready:
+            return False
+        try:
+            chunk = os.read(self.fd, 4096)
+        except OSError:
+            return False
+        self.output += chunk
+        return bool(chunk)
+
+    def type(self, keys):
+        os.write(self.fd, keys)
+
+    def finish(self):
+        while self._read(30 * SCALE):
+            pass
+        _, status = os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return os.waitstatus_to_exitcode(status), self.output.decode(errors="replace")
+
+
+def says(output, code):
+    return SAYS[code] in output

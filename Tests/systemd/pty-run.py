@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Runs a command on a new pseudo-terminal (its controlling terminal) and types real keys into it.
+
+Usage: pty-run.py [--timeout S] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
+Each step waits until PATTERN (a regular expression) has appeared in the output since the previous
+step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03). Afterwards it reads until the command
+exits, prints the whole transcript, then "pty-run: exit N" and, per step, "pty-run: step K seen after
+M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, 124 when it did not exit in time)."""
+import os
+import pty
+import re
+import select
+import sys
+import time
+
+args = sys.argv[1:]
+timeout = 30.0
+steps = []
+while args and args[0] != "--":
+    if args[0] == "--timeout":
+        timeout = float(args[1])
+        args = args[2:]
+    elif args[0] == "--step":
+        steps.append((re.compile(args[1].encode()), args[2].encode().decode("unicode_escape").encode("latin-1")))
+        args = args[3:]
+    else:
+        sys.exit("pty-run.py: bad argument " + args[0])
+command = args[1:]
+started = time.monotonic()
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(command[0], command)
+output = b""
+mark = 0
+seen = []
+
+
+def read(seconds):
+    global output
+    ready, _, _ = select.select([fd], [], [], max(seconds, 0))
+    if not ready:
+        return None
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        chunk = b""
+    output += chunk
+    return chunk
+
+
+missed = False
+for pattern, keys in steps:
+    deadline = time.monotonic() + timeout
+    while not pattern.search(output, mark):
+        chunk = read(deadline - time.monotonic())
+        if not chunk:
+            break
+    match = pattern.search(output, mark)
+    if not match:
+        seen.append(None)
+        missed = True
+        break
+    seen.append((time.monotonic() - started) * 1000)
+    mark = match.end()
+    os.write(fd, keys)
+deadline = time.monotonic() + timeout
+while time.monotonic() < deadline:
+    chunk = read(deadline - time.monotonic())
+    if not chunk:
+        break
+code = 125 if missed else 124  # 124: the command did not exit in time
+grace = time.monotonic() + 2  # the output ended: the command is exiting
+waited, status = os.waitpid(pid, os.WNOHANG)
+while waited == 0 and time.monotonic() < min(grace, deadline + 2):
+    time.sleep(0.01)
+    waited, status = os.waitpid(pid, os.WNOHANG)
+if waited == 0:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+elif not missed:
+    code = os.waitstatus_to_exitcode(status)
+sys.stdout.write(output.decode(errors="replace"))
+print(f"\npty-run: exit {code}")
+for index, when in enumerate(seen):
+    print(f"pty-run: step {index + 1} " + (f"seen after {when:.0f} ms" if when is not None else "not seen"))
+sys.exit(code)

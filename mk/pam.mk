@@ -1,0 +1,61 @@
+# mk/pam.mk: the PAM module pam_localauthd.so (C; links libc, libpam and libsystemd only), included by
+# the top-level Makefile. `make pam` builds .build/pam/pam_localauthd.so; `make install` also puts it
+# into the multiarch PAM directory; `make test-pam` runs its pam_wrapper + pamtester tests.
+
+PAM_CC ?= cc
+PAM_SOURCES := $(wildcard pam/*.c)
+PAM_HEADERS := $(wildcard pam/*.h)
+PAM_CFLAGS := -std=gnu11 -D_GNU_SOURCE -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror -Wformat=2 -Wno-format-truncation \
+	-D_FORTIFY_SOURCE=2 -fstack-protector-strong
+PAM_LDFLAGS := -shared -Wl,-z,relro,-z,now,-z,defs -Wl,--as-needed
+PAM_LIBS := -lpam -lsystemd
+PAM_MODULE := .build/pam/pam_localauthd.so
+PAM_MODULE_ASAN := .build/pam-asan/pam_localauthd.so
+PAM_DIR = $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/security
+PAM_DEB_PACKAGES := libpam0g-dev libpam-wrapper pamtester sudo gcc
+
+.PHONY: pam pam-deps test-pam install-pam uninstall-pam
+
+pam-deps:
+	@$(MAKE) -s install-debian-packages PACKAGES="$(PAM_DEB_PACKAGES)"
+
+pam: pam-deps $(PAM_MODULE)
+
+$(PAM_MODULE): $(PAM_SOURCES) $(PAM_HEADERS)
+	@mkdir -p $(dir $@)
+	$(PAM_CC) $(PAM_CFLAGS) $(PAM_LDFLAGS) -o $@ $(PAM_SOURCES) $(PAM_LIBS)
+
+# The same module under AddressSanitizer, for the pam_wrapper tests.
+$(PAM_MODULE_ASAN): $(PAM_SOURCES) $(PAM_HEADERS)
+	@mkdir -p $(dir $@)
+	$(PAM_CC) $(filter-out -D_FORTIFY_SOURCE=2 -O2,$(PAM_CFLAGS)) -O1 -fsanitize=address -fno-omit-frame-pointer \
+		-shared -o $@ $(PAM_SOURCES) $(PAM_LIBS)
+
+test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
+	$(SWIFT) build
+	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+	@echo "=== the same cases with the module under AddressSanitizer (leak checks on)"
+	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE_ASAN) \
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+
+install-pam: $(PAM_MODULE)
+	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
+	if [ "$(STRIP_BINARIES)" != no ]; then \
+	  $(or $(STRIP),strip) --strip-unneeded --remove-section=.comment $(DESTDIR)$(PAM_DIR)/pam_localauthd.so; \
+	fi
+
+uninstall-pam:
+	rm -f $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
+install: install-pam
+uninstall: uninstall-pam
+
+# libFuzzer over the module's JSON reader (the same clang and sanitizers as `make fuzz`).
+PAM_FUZZ_SECONDS ?= 60
+.PHONY: fuzz-pam
+fuzz-pam:
+	@mkdir -p .build/pam-fuzz
+	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Wall -Wextra -Werror \
+		-o .build/pam-fuzz/json_reader_fuzz pam/fuzz/json_reader_fuzz.c pam/json_reader.c
+	mkdir -p .build/pam-fuzz/corpus && cp pam/fuzz/corpus/* .build/pam-fuzz/corpus/
+	.build/pam-fuzz/json_reader_fuzz -max_total_time=$(PAM_FUZZ_SECONDS) -max_len=4096 .build/pam-fuzz/corpus

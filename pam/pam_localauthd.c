@@ -1,0 +1,231 @@
+/* pam_localauthd.c: the PAM entry points. `auth sufficient pam_localauthd.so` asks localauthd for
+ * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down,
+ * remote session, nobody to ask) and never blocks past timeout=. See the README's PAM section. */
+#include "daemon_link.h"
+#include "pam_localauthd.h"
+#include "terminal.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <systemd/sd-journal.h>
+#include <systemd/sd-login.h>
+#include <unistd.h>
+
+#define DEFAULT_SOCKET "/run/localauthd/localauthd.sock"
+
+static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct module_options *options) {
+        *options = (struct module_options){.socket_path = DEFAULT_SOCKET, .timeout_ms = 15000};
+        snprintf(options->policy, sizeof options->policy, "deviceOwnerAuthenticationWithBiometrics");
+        snprintf(options->daemon_user, sizeof options->daemon_user, "localauthd");
+        for (int i = 0; i < argc; i++) {
+                const char *arg = argv[i];
+                if (strncmp(arg, "socket=", 7) == 0 && arg[7] == '/') {
+                        options->socket_path = arg + 7;
+                } else if (strncmp(arg, "policy=", 7) == 0 && strlen(arg + 7) < sizeof options->policy &&
+                           arg[7] != '\0' && strspn(arg + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == strlen(arg + 7)) {
+                        snprintf(options->policy, sizeof options->policy, "%s", arg + 7);
+                } else if (strncmp(arg, "reason=", 7) == 0 && arg[7] != '\0') {
+                        sanitize(arg + 7, options->reason, sizeof options->reason);
+                } else if (strncmp(arg, "timeout=", 8) == 0) {
+                        char *end = NULL;
+                        long seconds = strtol(arg + 8, &end, 10);
+                        if (!end || *end != '\0' || seconds < 1 || seconds > 300) {
+                                pam_syslog(pamh, LOG_ERR, "timeout= must be 1..300 seconds");
+                                return -1;
+                        }
+                        options->timeout_ms = (int)seconds * 1000;
+                } else if (strcmp(arg, "allow_remote") == 0) {
+                        options->allow_remote = 1;
+                } else if (strcmp(arg, "no_tty") == 0) {
+                        options->no_terminal = 1;
+                } else if (strncmp(arg, "daemon_user=", 12) == 0 && strlen(arg + 12) < sizeof options->daemon_user) {
+                        snprintf(options->daemon_user, sizeof options->daemon_user, "%s", arg + 12);
+                } else {
+                        pam_syslog(pamh, LOG_ERR, "unknown or malformed option: %s", arg);
+                        return -1;
+                }
+        }
+        return 0;
+}
+
+/* The default reason names the service and the user, e.g. "sudo wants to act as root for alice". */
+static void default_reason(const char *service, const char *user, struct module_options *options) {
+        char s[NAME_MAX_LEN], u[NAME_MAX_LEN];
+        sanitize(service, s, sizeof s);
+        sanitize(user, u, sizeof u);
+        if (strcmp(s, "sudo") == 0 || strcmp(s, "sudo-i") == 0)
+                snprintf(options->reason, sizeof options->reason, "sudo wants to act as root for %s", u);
+        else if (strcmp(s, "su") == 0 || strcmp(s, "su-l") == 0)
+                snprintf(options->reason, sizeof options->reason, "su wants to switch to %s", u); /* PAM_USER: the target */
+        else if (strcmp(s, "polkit-1") == 0)
+                snprintf(options->reason, sizeof options->reason, "polkit wants to authorize an action for %s", u);
+        else if (strcmp(s, "login") == 0)
+                snprintf(options->reason, sizeof options->reason, "login wants to sign in %s", u);
+        else
+                snprintf(options->reason, sizeof options->reason, "%s wants to authenticate %s", s, u);
+}
+
+static int is_local_host(const char *host) {
+        char name[256] = "";
+        if (strcmp(host, "localhost") == 0 || strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0)
+                return 1;
+        if (gethostname(name, sizeof name - 1) != 0)
+                return 0;
+        size_t length = strlen(name);
+        /* sudo sets PAM_RHOST to this host's own name: that is not a remote session. */
+        return strncmp(host, name, length) == 0 && (host[length] == '\0' || host[length] == '.');
+}
+
+/* Why the session is remote (an ssh login, a remote host, a remote logind session), or NULL. */
+static const char *remote_session(pam_handle_t *pamh) {
+        const char *rhost = NULL;
+        if (pam_get_item(pamh, PAM_RHOST, (const void **)&rhost) == PAM_SUCCESS && rhost && *rhost &&
+            !is_local_host(rhost))
+                return "PAM_RHOST";
+        static const char *const variables[] = {"SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"};
+        for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
+                if (getenv(variables[i]) || pam_getenv(pamh, variables[i]))
+                        return variables[i];
+        char *session = NULL;
+        int remote = 0;
+        if (sd_pid_get_session(0, &session) >= 0) {
+                remote = sd_session_is_remote(session) > 0;
+                free(session);
+        }
+        return remote ? "logind" : NULL;
+}
+
+static const char *end_name(enum evaluation_end end) {
+        static const char *const names[] = {"success", "failed", "lockout", "fallback",
+                                            "cancel", "password", "unavailable", "timeout"};
+        return names[end];
+}
+
+static int pam_code(enum evaluation_end end) {
+        switch (end) {
+        case END_SUCCESS: return PAM_SUCCESS;
+        case END_FAILED: return PAM_AUTH_ERR;
+        case END_LOCKOUT: return PAM_MAXTRIES;
+        case END_CANCEL: return PAM_AUTH_ERR;
+        case END_FALLBACK:
+        case END_PASSWORD: return PAM_IGNORE;
+        case END_UNAVAILABLE:
+        case END_TIMEOUT: return PAM_AUTHINFO_UNAVAIL;
+        }
+        return PAM_AUTHINFO_UNAVAIL;
+}
+
+static const char *pam_code_name(int code) {
+        switch (code) {
+        case PAM_SUCCESS: return "PAM_SUCCESS";
+        case PAM_AUTH_ERR: return "PAM_AUTH_ERR";
+        case PAM_MAXTRIES: return "PAM_MAXTRIES";
+        case PAM_IGNORE: return "PAM_IGNORE";
+        default: return "PAM_AUTHINFO_UNAVAIL";
+        }
+}
+
+/* The module's own journal entry for this PAM evaluation, next to the daemon's (same REQUEST_ID). */
+static void journal(pam_handle_t *pamh, const char *user, const char *outcome, const char *la_error,
+                    const char *request_id, int code) {
+        const char *service = NULL, *tty = NULL, *rhost = NULL;
+        char s[NAME_MAX_LEN], u[NAME_MAX_LEN], t[NAME_MAX_LEN], r[NAME_MAX_LEN], e[NAME_MAX_LEN];
+        (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
+        (void)pam_get_item(pamh, PAM_TTY, (const void **)&tty);
+        (void)pam_get_item(pamh, PAM_RHOST, (const void **)&rhost);
+        sanitize(service ? service : "", s, sizeof s);
+        sanitize(user ? user : "", u, sizeof u);
+        sanitize(tty ? tty : "", t, sizeof t);
+        sanitize(rhost ? rhost : "", r, sizeof r);
+        sanitize(la_error ? la_error : "", e, sizeof e);
+        sd_journal_send("MESSAGE=pam_localauthd: %s for %s on %s: %s (%s)%s%s%s", s, u, *t ? t : "no tty", outcome,
+                        pam_code_name(code), *request_id ? " [requestID " : "", *request_id ? request_id : "", *request_id ? "]" : "",
+                        "MESSAGE_ID=6a3c1f0e9b2d4c7a8e5f1d2c3b4a5968", "PRIORITY=%d", code == PAM_SUCCESS ? LOG_NOTICE : LOG_INFO,
+                        "SYSLOG_IDENTIFIER=pam_localauthd", "PAM_SERVICE=%s", s, "PAM_USER=%s", u, "PAM_TTY=%s", t,
+                        "PAM_RHOST=%s", r, "REQUEST_ID=%s", request_id, "LA_ERROR=%s", e, "PAM_RESULT=%s",
+                        pam_code_name(code), "PAM_OUTCOME=%s", outcome, NULL);
+}
+
+static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
+        struct module_options options;
+        struct evaluation_result result = {.end = END_UNAVAILABLE};
+        const char *user = NULL, *service = NULL;
+        if (parse_options(pamh, argc, argv, &options) != 0)
+                return PAM_IGNORE; /* a bad line never locks anyone out */
+        if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN)
+                return PAM_USER_UNKNOWN;
+        for (const char *p = user; *p; p++)
+                if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
+                        /* Account names are plain ASCII here; anything else is not the daemon's to judge. */
+                        journal(pamh, user, "stepped aside", "user name not plain ASCII", "", PAM_AUTHINFO_UNAVAIL);
+                        return PAM_AUTHINFO_UNAVAIL;
+                }
+        (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
+        if (!options.reason[0])
+                default_reason(service ? service : "?", user, &options);
+
+        const char *remote = options.allow_remote ? NULL : remote_session(pamh);
+        if (remote) {
+                char why[96];
+                snprintf(why, sizeof why, "remote session (%s)", remote);
+                journal(pamh, user, "stepped aside", why, "", PAM_IGNORE);
+                return PAM_IGNORE;
+        }
+        const struct pam_conv *conversation = NULL;
+        struct terminal terminal = {.fd = -1};
+        /* PAM_SILENT (sudo passes it by default, pam_silent) hides informational messages; the prompt
+         * is not one, so the module still asks. */
+        (void)flags;
+        if (!options.no_terminal)
+                (void)terminal_open(&terminal);
+        if (terminal.fd < 0 &&
+            (pam_get_item(pamh, PAM_CONV, (const void **)&conversation) != PAM_SUCCESS || !conversation ||
+             !conversation->conv)) {
+                journal(pamh, user, "stepped aside", "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
+                return PAM_AUTHINFO_UNAVAIL;
+        }
+
+        struct passwd *daemon_account = getpwnam(options.daemon_user);
+        struct daemon_link *link = calloc(1, sizeof *link);
+        int r = link ? daemon_link_open(link, options.socket_path, daemon_account ? daemon_account->pw_uid : 0)
+                     : -ENOMEM;
+        if (r < 0) {
+                free(link);
+                terminal_close(&terminal);
+                journal(pamh, user, "stepped aside", r == -EPERM ? "socket not served by localauthd" : "daemon not reachable",
+                        "", PAM_AUTHINFO_UNAVAIL);
+                return PAM_AUTHINFO_UNAVAIL;
+        }
+        evaluate(pamh, link, &terminal, &options, user, &result);
+        daemon_link_close(link);
+        free(link);
+        terminal_close(&terminal);
+
+        int code = pam_code(result.end);
+        if (result.end == END_PASSWORD && pam_set_item(pamh, PAM_AUTHTOK, result.password) != PAM_SUCCESS)
+                code = PAM_AUTHINFO_UNAVAIL;
+        explicit_bzero(result.password, sizeof result.password);
+        journal(pamh, user, end_name(result.end), result.end == END_SUCCESS ? "" : result.error_name, result.request_id,
+                code);
+        return code;
+}
+
+PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
+                                                                          const char **argv) {
+        return authenticate(pamh, flags, argc, argv);
+}
+
+PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
+                                                                     const char **argv) {
+        (void)pamh;
+        (void)flags;
+        (void)argc;
+        (void)argv;
+        return PAM_IGNORE;
+}
