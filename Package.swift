@@ -23,6 +23,9 @@ let package = Package(
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "Sensors"),
+    // posix_spawn, poll and waitpid for out-of-process drivers.
+    .target(name: "CDriverProcess"),
+    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
@@ -34,7 +37,7 @@ let package = Package(
       name: "LocalAuthServer",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem",
+        "CLocalAuthSystem", "ExternalDrivers",
       ]),
     .target(
       name: "LocalAuthClient",
@@ -53,6 +56,7 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
+    .testTarget(name: "ExternalDriversTests", dependencies: ["ExternalDrivers", "Sensors"]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [
