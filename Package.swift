@@ -25,7 +25,9 @@ let package = Package(
     .target(name: "Sensors"),
     // posix_spawn, poll and waitpid for out-of-process drivers.
     .target(name: "CDriverProcess"),
-    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess"]),
+    // sd-bus calls to fprintd (libsystemd).
+    .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
+    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),

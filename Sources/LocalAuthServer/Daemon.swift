@@ -87,7 +87,8 @@ public final class Daemon {
     }
     broker = Broker(
       configuration: brokerConfiguration,
-      sensors: .configured(from: configuration, time: time, log: log),
+      sensors: .configured(
+        from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop)),
       passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
       rightStore: store)
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
@@ -212,7 +213,8 @@ public final class Daemon {
       let running = broker.assumeIsolated { $0.sensors }
       configuration = fresh
       let registry = SensorRegistry.configured(
-        from: fresh, time: time, log: log, keeping: (previous, running))
+        from: fresh, time: time, log: log, keeping: (previous, running),
+        bus: EventLoopBus(loop: loop))
       let settings = brokerConfiguration
       // A passcode set at run time (sensors.setPasscode) stays unless the file's Passcode= changed.
       let passcode: String?? = previous.passcode == fresh.passcode ? nil : .some(fresh.passcode)

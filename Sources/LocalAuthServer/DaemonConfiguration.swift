@@ -41,6 +41,8 @@ public enum SensorDriverChoice: String, Sendable, Equatable {
   case simulated
   /// An out-of-process driver speaking docs/driver-protocol.md.
   case exec
+  /// fprintd over the system bus (a touchID sensor).
+  case fprintd
 }
 
 /// Everything `/etc/localauthd/localauthd.conf` says, with a built-in default for every key.

@@ -57,6 +57,9 @@ public final class RunningDaemon: @unchecked Sendable {
     self.arguments = arguments
   }
 
+  /// Variables added to the daemon's environment (e.g. DBUS_SYSTEM_BUS_ADDRESS of a private bus).
+  public var extraEnvironment: [String: String] = [:]
+
   /// The daemon's process id while it runs.
   public var pid: Int32? { process?.processIdentifier }
 
@@ -70,6 +73,7 @@ public final class RunningDaemon: @unchecked Sendable {
     for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC"] {
       environment[name] = nil
     }
+    environment.merge(extraEnvironment) { _, extra in extra }
     process.environment = environment
     if !FileManager.default.fileExists(atPath: logPath) {
       _ = FileManager.default.createFile(atPath: logPath, contents: nil)
