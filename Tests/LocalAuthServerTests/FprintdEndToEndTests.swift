@@ -155,7 +155,13 @@ import Testing
     }
     #expect(ready)
     let next = try start(client, biometrics)
-    try stack.waitUntilFingerNeeded()
+    do {
+      try stack.waitUntilFingerNeeded()
+    } catch {
+      Issue.record(
+        "the evaluation after fprintd came back did not reach it; daemon log:\n\(daemon.log())")
+      throw error
+    }
     try stack.scan("root-print")
     let (success, _) = try finish(client, next)
     #expect(success?.object?["sensor"] == "finger")
