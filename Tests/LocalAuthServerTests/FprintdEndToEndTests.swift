@@ -64,14 +64,12 @@ import Testing
     let daemon = try daemon(stack)
     let client = try daemon.connect()
     let first = try start(client, biometrics)
-    try stack.waitUntilFingerNeeded()
-    try stack.scan("root-print")
+    try stack.scanWhenFingerNeeded("root-print")
     let (success, _) = try finish(client, first)
     #expect(success?.object?["sensor"] == "finger")
 
     let second = try start(client, biometrics)
-    try stack.waitUntilFingerNeeded()
-    try stack.scan("stranger-print")
+    try stack.scanWhenFingerNeeded("stranger-print")
     var feedback: [String] = []
     while feedback.isEmpty, let message = try client.readMessage() {
       if case .notification(Notification.feedback, let params)? = ServerMessage(json: message) {
@@ -79,8 +77,7 @@ import Testing
       }
     }
     #expect(feedback == ["noMatch"])
-    try stack.waitUntilFingerNeeded()
-    try stack.scan("root-print")
+    try stack.scanWhenFingerNeeded("root-print")
     let (result, more) = try finish(client, second)
     #expect(more.isEmpty)
     #expect(result?.object?["sensor"] == "finger")
@@ -94,8 +91,7 @@ import Testing
     let client = try daemon.connect()
     var requestID: String?
     let id = try start(client, biometrics, requestID: &requestID)
-    try stack.waitUntilFingerNeeded()
-    try stack.holdFinger()
+    try stack.holdFingerWhenNeeded()
     _ = try client.request(Method.cancel, ["requestID": .string(requestID ?? "")])
     let (result, _) = try finish(client, id)
     guard case .failure(let error)? = result else {
@@ -117,12 +113,10 @@ import Testing
     let bob = try daemon.connect()
     let first = try start(alice, biometrics)
     let second = try bob.request(Method.evaluatePolicy, biometrics)
-    try stack.waitUntilFingerNeeded()
-    try stack.scan("root-print")
+    try stack.scanWhenFingerNeeded("root-print")
     let (one, _) = try finish(alice, first)
     #expect(one?.object?["sensor"] == "finger")
-    try stack.waitUntilFingerNeeded()
-    try stack.scan("root-print")
+    try stack.scanWhenFingerNeeded("root-print")
     let (two, _) = try finish(bob, second)
     #expect(two?.object?["sensor"] == "finger")
     #expect(!daemon.log().contains("deviceBusy"))
@@ -135,8 +129,7 @@ import Testing
     let daemon = try daemon(stack)
     let client = try daemon.connect()
     let id = try start(client, biometrics)
-    try stack.waitUntilFingerNeeded()
-    try stack.holdFinger()
+    try stack.holdFingerWhenNeeded()
     try stack.killFprintd()
     let (result, _) = try finish(client, id)
     guard case .failure(let error)? = result else {
@@ -156,13 +149,12 @@ import Testing
     #expect(ready)
     let next = try start(client, biometrics)
     do {
-      try stack.waitUntilFingerNeeded()
+      try stack.scanWhenFingerNeeded("root-print")
     } catch {
       Issue.record(
         "the evaluation after fprintd came back did not reach it; daemon log:\n\(daemon.log())")
       throw error
     }
-    try stack.scan("root-print")
     let (success, _) = try finish(client, next)
     #expect(success?.object?["sensor"] == "finger")
     #expect(daemon.stop() == 0)

@@ -33,7 +33,6 @@ final class FprintdStack: @unchecked Sendable {
     guard readLine() == "READY" else {
       throw DaemonTestError("the private fprintd stack did not start")
     }
-    try watchFingerNeeded()
   }
 
   deinit {
@@ -58,19 +57,6 @@ final class FprintdStack: @unchecked Sendable {
     }
   }
 
-  /// Waits until fprintd's device reports `finger-needed` once more (a verify is waiting for a finger):
-  /// commands sent earlier, while the device opens, would be dropped by the virtual device, and one that
-  /// comes more than 500 ms later ends the verify. Watched with dbus-monitor, so no polling is involved.
-  func waitUntilFingerNeeded() throws {
-    consumedFingerNeeded += 1
-    let wanted = consumedFingerNeeded
-    for _ in 0..<2000 {
-      if fingerNeeded.value >= wanted { return }
-      usleep(5_000)
-    }
-    throw DaemonTestError("fprintd never waited for a finger")
-  }
-
   private var consumedFingerNeeded = 0
   private let fingerNeeded = FingerNeededCount()
   private var monitor: Process?
@@ -91,10 +77,12 @@ final class FprintdStack: @unchecked Sendable {
     self.monitor = monitor
     let fd = out.fileHandleForReading.fileDescriptor
     let counter = fingerNeeded
+    let socket = directory + "/vdev.sock"
     let reader = Thread {
       var line: [UInt8] = []
       var sawName = false
       var byte: UInt8 = 0
+      var subscribed = false
       while read(fd, &byte, 1) == 1 {
         guard byte == 0x0A else {
           line.append(byte)
@@ -102,32 +90,61 @@ final class FprintdStack: @unchecked Sendable {
         }
         let text = String(decoding: line, as: UTF8.self)
         line.removeAll()
+        if !subscribed && text.contains("member=NameAcquired") {
+          subscribed = true
+          counter.markSubscribed()
+        }
         if text.contains("\"finger-needed\"") {
           sawName = true
         } else if sawName {
-          if text.contains("boolean true") { counter.increment() }
+          if text.contains("boolean true"), let armed = counter.increment() {
+            try? FprintdStack.send(armed, to: socket)
+            counter.markSent()
+          }
           sawName = false
         }
       }
     }
     reader.start()
-    // The monitor is subscribed once it prints its own NameAcquired; a short settle is not needed
-    // because the first verify starts only after the daemon is started by the test.
+    // Subscribed once it prints its own NameAcquired.
+    for _ in 0..<2000 where !fingerNeeded.isSubscribed { usleep(5_000) }
   }
-
-  /// Keeps the virtual device waiting (libfprint's SLEEP), as a person who has not touched it yet;
-  /// without it, the virtual device ends a verify that gets no command within 500 ms.
-  func holdFinger() throws { try send("SLEEP 60000") }
 
   /// A finger with print `id` touches the virtual sensor (waits until the device is open to take it).
   func scan(_ id: String) throws { try send("SCAN \(id)") }
 
+  /// Scans `id` the moment fprintd next waits for a finger (sent from the monitor's thread, so the
+  /// virtual device's 500 ms window is met even on a loaded machine); returns once it was sent.
+  func scanWhenFingerNeeded(_ id: String) throws { try sendWhenFingerNeeded("SCAN \(id)") }
+
+  /// Keeps the virtual device waiting from the moment fprintd next waits for a finger (libfprint's
+  /// SLEEP), as a person who has not touched it yet.
+  func holdFingerWhenNeeded() throws { try sendWhenFingerNeeded("SLEEP 60000") }
+
+  private func sendWhenFingerNeeded(_ command: String) throws {
+    consumedFingerNeeded += 1
+    if fingerNeeded.arm(command, at: consumedFingerNeeded) {
+      try send(command)
+      return
+    }
+    for _ in 0..<4000 {
+      if fingerNeeded.armedWasSent { return }
+      usleep(5_000)
+    }
+    throw DaemonTestError("fprintd never waited for a finger")
+  }
+
   private func send(_ command: String?) throws {
+    try Self.send(command, to: directory + "/vdev.sock")
+  }
+
+  /// Writes one command to the virtual device's socket (one connection per command).
+  static func send(_ command: String?, to socketPath: String) throws {
     for _ in 0..<1000 {
       let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
       var address = sockaddr_un()
       address.sun_family = sa_family_t(AF_UNIX)
-      let path = Array((directory + "/vdev.sock").utf8CString)
+      let path = Array(socketPath.utf8CString)
       withUnsafeMutableBytes(of: &address.sun_path) { raw in
         for (index, byte) in path.enumerated() where index < raw.count {
           raw[index] = UInt8(bitPattern: byte)
@@ -168,8 +185,8 @@ final class FprintdStack: @unchecked Sendable {
     }
     enroll.waitUntilExit()
     guard enroll.terminationStatus == 0 else { throw DaemonTestError("fprintd-enroll failed") }
-    usleep(100_000)  // the enrollment's own finger-needed changes are not the daemon's verifies
-    consumedFingerNeeded = fingerNeeded.value
+    // Watched from here on: the enrollment's own finger-needed changes are not the daemon's verifies.
+    try watchFingerNeeded()
   }
 
   /// Kills fprintd (SIGKILL).
@@ -197,8 +214,7 @@ final class FprintdStack: @unchecked Sendable {
     verify.standardOutput = out
     verify.standardError = out
     try verify.run()
-    try waitUntilFingerNeeded()
-    try scan(id)
+    try scanWhenFingerNeeded(id)
     verify.waitUntilExit()
     return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
   }
@@ -209,8 +225,42 @@ final class FingerNeededCount: @unchecked Sendable {
   // Guarded by the lock.
   private let lock = NSLock()
   private var count = 0
+  private var armed: (command: String, at: Int)?
+  private var sent = false
 
   var value: Int { lock.withLock { count } }
 
-  func increment() { lock.withLock { count += 1 } }
+  /// Counts one; returns the armed command when this is the change it waits for.
+  func increment() -> String? {
+    lock.withLock {
+      count += 1
+      guard let armed, count >= armed.at else { return nil }
+      self.armed = nil
+      return armed.command
+    }
+  }
+
+  /// Arms `command` for change number `at`; true when that change already happened (send it now).
+  func arm(_ command: String, at: Int) -> Bool {
+    lock.withLock {
+      sent = false
+      if count >= at { return true }
+      armed = (command, at)
+      return false
+    }
+  }
+
+  private var subscribed = false
+
+  /// dbus-monitor is listening.
+  func markSubscribed() { lock.withLock { subscribed = true } }
+
+  /// Whether dbus-monitor is listening.
+  var isSubscribed: Bool { lock.withLock { subscribed } }
+
+  /// The armed command went out.
+  func markSent() { lock.withLock { sent = true } }
+
+  /// Whether the armed command went out.
+  var armedWasSent: Bool { lock.withLock { sent } }
 }
