@@ -160,6 +160,20 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
+  @Test func aRetryScanIsFeedbackThatDoesNotCountAsAnAttempt() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let id = try start(client, biometrics)
+    try stack.sendWhenFingerNeeded("RETRY 0")  // libfprint's FP_DEVICE_RETRY_GENERAL
+    try stack.scanWhenFingerNeeded("root-print")
+    let (result, feedback) = try finish(client, id)
+    #expect(feedback == ["retryScan"])
+    #expect(result?.object?["sensor"] == "finger")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test func aUserWithNoPrintsIsNotEnrolled() throws {
     let stack = try FprintdStack()
     let daemon = try daemon(stack)

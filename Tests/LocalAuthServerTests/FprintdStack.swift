@@ -121,7 +121,8 @@ final class FprintdStack: @unchecked Sendable {
   /// SLEEP), as a person who has not touched it yet.
   func holdFingerWhenNeeded() throws { try sendWhenFingerNeeded("SLEEP 60000") }
 
-  private func sendWhenFingerNeeded(_ command: String) throws {
+  /// Sends a virtual-device command the moment fprintd next waits for a finger.
+  func sendWhenFingerNeeded(_ command: String) throws {
     consumedFingerNeeded += 1
     if fingerNeeded.arm(command, at: consumedFingerNeeded) {
       try send(command)
