@@ -7,4 +7,6 @@ public protocol BusLoop: AnyObject, Sendable {
   func unwatch(_ fd: Int32)
   /// Runs `work` on the loop thread soon (from any thread).
   func perform(_ work: @escaping @Sendable () -> Void)
+  /// Runs `work` on the loop thread after `delay` (from any thread).
+  func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void)
 }

@@ -43,6 +43,15 @@ extension FprintdSensor {
     _ = lfb_process(bus)
     let events = UInt32(max(0, lfb_events(bus)))
     loop.watch(lfb_fd(bus), events: events == 0 ? 1 : events) { [self] in pump() }
+    // sd-bus expires a call that gets no reply (10 s) only when processed: while calls wait, the
+    // loop processes the bus every second, so a fprintd that stops answering fails the call.
+    if !calls.isEmpty && !timeoutCheckScheduled {
+      timeoutCheckScheduled = true
+      loop.after(.seconds(1)) { [self] in
+        timeoutCheckScheduled = false
+        pump()
+      }
+    }
   }
 
   private func call(

@@ -8,7 +8,8 @@ import Sensors
 /// VerifyStop and Release at once. Thread-safe: loop state is touched on the loop thread only, the
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
-  // `bus`, `device`, `calls` and `active` are touched on the loop thread only; `cache` is locked.
+  // `bus`, `device`, `calls`, `active` and `timeoutCheckScheduled` are touched on the loop thread
+  // only; `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -21,6 +22,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var calls: [UInt64: (FprintdReply) -> Void] = [:]
   var nextToken: UInt64 = 1
   var active: ActiveVerify?
+  var timeoutCheckScheduled = false
 
   /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
   public init(name: String, loop: any BusLoop, log: @escaping @Sendable (String) -> Void) {

@@ -32,6 +32,14 @@ final class EventLoopBus: BusLoop, @unchecked Sendable {
     let performer = self.performer
     Task { await performer.run(work) }
   }
+
+  func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+    let performer = self.performer
+    Task {
+      try? await Task.sleep(for: delay)
+      await performer.run(work)
+    }
+  }
 }
 
 private final class DescriptorHandler: LoopHandler {

@@ -174,6 +174,27 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
+  @Test func aFprintdThatStopsAnsweringFailsTheCallInsteadOfHanging() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let check = try client.call(
+      Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+    #expect(check?["canEvaluate"] == true)
+    try stack.signalFprintd(SIGSTOP)
+    defer { try? stack.signalFprintd(SIGCONT) }
+    let id = try client.request(Method.evaluatePolicy, biometrics)
+    let (result, _) = try finish(client, id)
+    guard case .failure(let error)? = result else {
+      Issue.record("did not fail: \(String(describing: result))")
+      return
+    }
+    #expect(error.code == .biometryNotAvailable)
+    #expect(error.data["reason"] == "serviceUnavailable")
+    #expect(daemon.log().contains("Claim: org.freedesktop.DBus.Error.NoReply"))
+  }
+
   @Test func aUserWithNoPrintsIsNotEnrolled() throws {
     let stack = try FprintdStack()
     let daemon = try daemon(stack)

@@ -90,7 +90,7 @@ final class FprintdStack: @unchecked Sendable {
         }
         let text = String(decoding: line, as: UTF8.self)
         line.removeAll()
-        if !subscribed && text.contains("member=NameAcquired") {
+        if !subscribed && text.contains("member=NameLost") {
           subscribed = true
           counter.markSubscribed()
         }
@@ -106,7 +106,7 @@ final class FprintdStack: @unchecked Sendable {
       }
     }
     reader.start()
-    // Subscribed once it prints its own NameAcquired.
+    // Subscribed once it prints its own NameLost (it gave up its name to become a monitor).
     for _ in 0..<2000 where !fingerNeeded.isSubscribed { usleep(5_000) }
   }
 
@@ -196,6 +196,13 @@ final class FprintdStack: @unchecked Sendable {
     let text = try String(contentsOfFile: directory + "/fprintd.pid", encoding: .utf8)
     guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
     kill(pid, SIGKILL)
+  }
+
+  /// Sends `signal` to fprintd (SIGSTOP: it stays on the bus and stops answering).
+  func signalFprintd(_ signal: Int32) throws {
+    let text = try String(contentsOfFile: directory + "/fprintd.pid", encoding: .utf8)
+    guard let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+    kill(pid, signal)
   }
 
   /// Starts fprintd again.
