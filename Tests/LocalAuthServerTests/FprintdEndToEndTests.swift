@@ -160,20 +160,6 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
-  @Test func aRetryScanIsFeedbackThatDoesNotCountAsAnAttempt() throws {
-    let stack = try FprintdStack()
-    try stack.enroll("root", print: "root-print")
-    let daemon = try daemon(stack)
-    let client = try daemon.connect()
-    let id = try start(client, biometrics)
-    try stack.sendWhenFingerNeeded("RETRY 0")  // libfprint's FP_DEVICE_RETRY_GENERAL
-    try stack.scanWhenFingerNeeded("root-print")
-    let (result, feedback) = try finish(client, id)
-    #expect(feedback == ["retryScan"])
-    #expect(result?.object?["sensor"] == "finger")
-    #expect(daemon.stop() == 0)
-  }
-
   @Test func aFprintdThatStopsAnsweringFailsTheCallInsteadOfHanging() throws {
     let stack = try FprintdStack()
     try stack.enroll("root", print: "root-print")
