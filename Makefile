@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Debian packages the build and the tests need (installed when missing).
-DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps
+DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf

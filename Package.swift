@@ -23,6 +23,11 @@ let package = Package(
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "Sensors"),
+    // posix_spawn, poll and waitpid for out-of-process drivers.
+    .target(name: "CDriverProcess"),
+    // sd-bus calls to fprintd (libsystemd).
+    .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
+    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
@@ -34,7 +39,7 @@ let package = Package(
       name: "LocalAuthServer",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem",
+        "CLocalAuthSystem", "ExternalDrivers",
       ]),
     .target(
       name: "LocalAuthClient",
@@ -53,6 +58,7 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
+    .testTarget(name: "ExternalDriversTests", dependencies: ["ExternalDrivers", "Sensors"]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [

@@ -1,5 +1,6 @@
 # Performance, fuzzing and sanitizer targets (issue 6). Included by the top-level Makefile.
-#   make bench      release build, C floor, load generator; table on stdout, JSON in bench/results.json
+#   make bench      release build, C floor, load generator; table on stdout, JSON in bench/results.json;
+#                   then the fprintd row (bench/fprintd-bench.sh: localauthd + fprintd vs fprintd directly)
 #   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser for FUZZ_SECONDS
 #   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
 
@@ -19,11 +20,15 @@ bench-build:
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd-bench
 	cc -O2 -Wall -o $(BENCH_SCRATCH)/floor bench/floor.c
+	cc -O2 -Wall -o $(BENCH_SCRATCH)/fprintd-cycle bench/fprintd-cycle.c $$(pkg-config --cflags --libs libsystemd)
 
 bench: bench-build
 	taskset -c $(BENCH_CPU) $(BENCH_SCRATCH)/release/localauthd-bench \
 		--daemon $(BENCH_SCRATCH)/release/localauthd --floor $(BENCH_SCRATCH)/floor \
 		--json bench/results.json --server-cpu $(BENCH_SERVER_CPU) $(BENCH_ARGS)
+	@if [ "$$(id -u)" = 0 ] && [ -x /usr/libexec/fprintd ]; then \
+	  bench/fprintd-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/fprintd-cycle; \
+	else echo "fprintd row skipped: needs root and fprintd (make deps)"; fi
 
 # SwiftPM renames an executable's main, so fuzz/ hands control to LLVMFuzzerRunDriver itself;
 # gold cannot link the result, so lld is used.

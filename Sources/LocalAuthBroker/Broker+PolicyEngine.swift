@@ -17,6 +17,8 @@ extension Broker {
   func run(_ evaluation: Evaluation) async -> Result<JSONValue, RPCError> {
     do {
       return try await runPolicy(evaluation)
+    } catch let failure as SensorFailure where !Task.isCancelled {
+      return .failure(sensorFailed(failure, evaluation))
     } catch {
       return .failure(self.error(.appCancel, evaluation))
     }

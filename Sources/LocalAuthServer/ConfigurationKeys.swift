@@ -60,6 +60,13 @@ public enum ConfigurationKeys {
     "Default",
     "DefaultDelayMs",
     "Passcode",
+    "Biometry",
+    "Exec",
+    "StartTimeoutMs",
+    "PingIntervalMs",
+    "HangTimeoutMs",
+    "RestartDelayMs",
+    "RestartMaxDelayMs",
   ]
 
   /// The keys of every `[AppID.ID]` section.

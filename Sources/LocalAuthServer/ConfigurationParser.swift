@@ -1,3 +1,4 @@
+import ExternalDrivers
 import LocalAuthBroker
 import Sensors
 
@@ -34,6 +35,11 @@ public enum ConfigurationParser {
   {
     var state = State()
     for file in files { try state.apply(file.text, file: file.path) }
+    for sensor in state.sensors where sensor.driver == .exec && sensor.exec.command.isEmpty {
+      throw ConfigurationError(
+        file: files.last?.path ?? "", line: 0,
+        reason: "[Sensor.\(sensor.name)] has Kind=exec but no Exec=")
+    }
     if state.sawSensor { state.configuration.sensors = state.sensors }
     let store = state.configuration.broker.store
     guard store.minHandoffTTLSeconds <= store.maxHandoffTTLSeconds else {
@@ -204,10 +210,40 @@ public enum ConfigurationParser {
   {
     switch key {
     case "Kind":
+      if value == "exec" {
+        s.driver = .exec
+        return
+      }
+      if value == "fprintd" {
+        s.driver = .fprintd
+        s.kind = .touchID
+        return
+      }
       guard let kind = SensorKind(rawValue: value) else {
-        throw .init("must be one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        throw .init(
+          "must be exec, fprintd or one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
       }
       s.kind = kind
+    case "Biometry":
+      guard let kind = SensorKind(rawValue: value), kind.isBiometric else {
+        throw .init("must be faceID, touchID or opticID")
+      }
+      s.kind = kind
+    case "Exec":
+      let words = value.split(separator: " ").map(String.init)
+      guard let program = words.first, program.hasPrefix("/"), words.count <= 64,
+        value.utf8.count <= 4096
+      else {
+        throw .init("must be an absolute path, then arguments separated by spaces")
+      }
+      s.exec.command = words
+    case "StartTimeoutMs": s.exec.startTimeout = .milliseconds(try integer(value, 10...600_000))
+    case "PingIntervalMs": s.exec.pingInterval = .milliseconds(try integer(value, 10...600_000))
+    case "HangTimeoutMs": s.exec.hangTimeout = .milliseconds(try integer(value, 10...600_000))
+    case "RestartDelayMs": s.exec.restartDelay = .milliseconds(try integer(value, 1...600_000))
+    case "RestartMaxDelayMs":
+      s.exec.restartMaxDelay = .milliseconds(try integer(value, 1...3_600_000))
     case "Available": s.available = try boolean(value)
     case "Removable": s.removable = try boolean(value)
     case "Enrolled" where value.isEmpty: s.enrolled = []

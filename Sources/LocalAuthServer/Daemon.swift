@@ -86,7 +86,9 @@ public final class Daemon {
     let stateDirectory = options.resolvedStateDirectory
     let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
     broker = Broker(
-      configuration: brokerConfiguration, sensors: .simulated(from: configuration, time: time),
+      configuration: brokerConfiguration,
+      sensors: .configured(
+        from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop)),
       passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
       rightStore: store, storeUnavailable: storeUnavailable)
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
@@ -202,6 +204,7 @@ public final class Daemon {
     notifier.stopping(status: "stopping")
     log.event("localauthd stopping on signal \(signal)", messageID: MessageID.daemonStopping)
     broker.assumeIsolated { $0.shutdown() }
+    broker.assumeIsolated { $0.sensors }.stopDrivers(notIn: nil)
     server.closeAll()
     loop.stop()
   }
@@ -214,14 +217,16 @@ public final class Daemon {
       let previous = configuration
       let running = broker.assumeIsolated { $0.sensors }
       configuration = fresh
-      let registry = SensorRegistry.simulated(
-        from: fresh, time: time, keeping: (previous, running))
+      let registry = SensorRegistry.configured(
+        from: fresh, time: time, log: log, keeping: (previous, running),
+        bus: EventLoopBus(loop: loop))
       let settings = brokerConfiguration
       // A passcode set at run time (sensors.setPasscode) stays unless the file's Passcode= changed.
       let passcode: String?? = previous.passcode == fresh.passcode ? nil : .some(fresh.passcode)
       broker.assumeIsolated {
         $0.reload(configuration: settings, sensors: registry, passcode: passcode)
       }
+      running.stopDrivers(notIn: registry)
       server.limits = fresh.limits
       log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
     } catch {

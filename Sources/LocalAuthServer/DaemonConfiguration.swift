@@ -1,3 +1,4 @@
+import ExternalDrivers
 import Glibc
 import LocalAuthBroker
 import Sensors
@@ -22,12 +23,26 @@ public struct SensorConfiguration: Sendable, Equatable {
   public var defaultDelayMilliseconds = 0
   /// Passcode= (passcode sensors only): the device passcode at start.
   public var passcode: String?
+  /// Which driver serves the sensor: Kind=exec or Kind=fprintd choose a real one (default simulated).
+  public var driver: SensorDriverChoice = .simulated
+  /// Exec=, StartTimeoutMs=, PingIntervalMs=, HangTimeoutMs=, RestartDelayMs=, RestartMaxDelayMs= (Kind=exec).
+  public var exec = ExecDriverSettings(command: [])
 
   /// A sensor section with defaults.
   public init(name: String, kind: SensorKind) {
     self.name = name
     self.kind = kind
   }
+}
+
+/// The driver behind a sensor section.
+public enum SensorDriverChoice: String, Sendable, Equatable {
+  /// The scripted simulation (SPEC section 6).
+  case simulated
+  /// An out-of-process driver speaking docs/driver-protocol.md.
+  case exec
+  /// fprintd over the system bus (a touchID sensor).
+  case fprintd
 }
 
 /// Everything `/etc/localauthd/localauthd.conf` says, with a built-in default for every key.

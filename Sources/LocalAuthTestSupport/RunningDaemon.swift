@@ -61,6 +61,9 @@ public final class RunningDaemon: @unchecked Sendable {
     self.arguments = arguments
   }
 
+  /// Variables added to the daemon's environment (e.g. DBUS_SYSTEM_BUS_ADDRESS of a private bus).
+  public var extraEnvironment: [String: String] = [:]
+
   /// The daemon's process id while it runs.
   public var pid: Int32? { process?.processIdentifier }
 

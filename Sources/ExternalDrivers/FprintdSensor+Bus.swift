@@ -1,0 +1,216 @@
+import CFprintdBus
+import Sensors
+
+private let managerPath = "/net/reactivated/Fprint/Manager"
+private let managerInterface = "net.reactivated.Fprint.Manager"
+private let deviceInterface = "net.reactivated.Fprint.Device"
+
+extension FprintdSensor {
+  /// Opens the bus and looks for fprintd's device (loop thread).
+  func connect() {
+    var opened: OpaquePointer?
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    let result = lfb_open(
+      { context, token, errorName, errorMessage, path, strings, count in
+        let sensor = Unmanaged<FprintdSensor>.fromOpaque(context!).takeUnretainedValue()
+        var list: [String] = []
+        for index in 0..<Int(count) {
+          if let item = strings?[index] { list.append(String(cString: item)) }
+        }
+        sensor.replied(
+          token,
+          FprintdReply(
+            errorName: errorName.map { String(cString: $0) },
+            errorMessage: errorMessage.map { String(cString: $0) },
+            path: path.map { String(cString: $0) }, strings: list))
+      },
+      { context, member, result, done in
+        let sensor = Unmanaged<FprintdSensor>.fromOpaque(context!).takeUnretainedValue()
+        sensor.signalled(String(cString: member!), String(cString: result!), done)
+      }, context, &opened)
+    guard result == 0, let opened else {
+      log("fprintd sensor \(name): cannot connect to the system bus (errno \(-result))")
+      return
+    }
+    bus = opened
+    findDevice()
+    pump()
+  }
+
+  /// Processes the bus and re-arms the loop's watch with what sd-bus wants next (loop thread).
+  func pump() {
+    guard let bus else { return }
+    _ = lfb_process(bus)
+    let events = UInt32(max(0, lfb_events(bus)))
+    loop.watch(lfb_fd(bus), events: events == 0 ? 1 : events) { [self] in pump() }
+    // sd-bus expires a call that gets no reply (10 s) only when processed: while calls wait, the
+    // loop processes the bus every second, so a fprintd that stops answering fails the call.
+    if !calls.isEmpty && !timeoutCheckScheduled {
+      timeoutCheckScheduled = true
+      loop.after(.seconds(1)) { [self] in
+        timeoutCheckScheduled = false
+        pump()
+      }
+    }
+  }
+
+  private func call(
+    _ path: String, _ interface: String, _ member: String, _ argument: String? = nil,
+    kind: Int32 = 0, then: @escaping (FprintdReply) -> Void
+  ) {
+    guard let bus else {
+      then(FprintdReply(errorName: "localauthd.NoBus", errorMessage: nil, path: nil, strings: []))
+      return
+    }
+    let token = nextToken
+    nextToken += 1
+    calls[token] = then
+    let result = lfb_call(bus, token, path, interface, member, argument, kind)
+    if result < 0 {
+      calls[token] = nil
+      then(
+        FprintdReply(errorName: "localauthd.SendFailed", errorMessage: nil, path: nil, strings: []))
+    }
+    pump()
+  }
+
+  func replied(_ token: UInt64, _ reply: FprintdReply) {
+    calls.removeValue(forKey: token)?(reply)
+  }
+
+  private func findDevice() {
+    call(managerPath, managerInterface, "GetDefaultDevice", kind: 1) { [self] reply in
+      if let path = reply.path {
+        device = path
+        log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")
+        for owner in cache.withLock({ $0.owners }) { refresh(owner) }
+      } else {
+        device = nil
+        cache.withLock { $0.markUnavailable() }
+        log(
+          "fprintd sensor \(name): no fprintd device (\(LogSanitizer.sanitize(reply.errorName ?? "-")))"
+        )
+      }
+    }
+  }
+
+  /// Refreshes `owner`'s enrolled set in the background (loop thread).
+  func refresh(_ owner: UInt32) {
+    guard let device else {
+      cache.withLock { $0.store(owner, (false, [])) }
+      return
+    }
+    call(device, deviceInterface, "ListEnrolledFingers", Self.accountName(owner), kind: 2) {
+      [self] reply in
+      let fingers = reply.strings.filter(ScriptCommand.isSaneIdentity)
+      let ok = reply.errorName == nil || reply.errorName!.hasSuffix(".NoEnrolledPrints")
+      cache.withLock { $0.store(owner, (ok, ok ? fingers : [])) }
+    }
+  }
+
+  func signalled(_ member: String, _ result: String, _ done: Int32) {
+    if member == "NameOwnerChanged" {
+      if result.isEmpty {
+        device = nil
+        cache.withLock { $0.markUnavailable() }
+        log("fprintd sensor \(name): fprintd left the bus")
+        if let active, !active.ending {
+          self.active = nil
+          active.resume.finish(
+            .failure(SensorFailure(.serviceUnavailable, "fprintd left the bus during a capture")))
+        }
+      } else {
+        findDevice()
+      }
+      return
+    }
+    guard let active, active.verifying, !active.ending else { return }
+    switch FprintdStatus(result: result, matchedIdentity: active.identity) {
+    case .event(let event): end(active, with: .success(event))
+    case .failure(let what):
+      end(active, with: .failure(SensorFailure(.serviceUnavailable, "fprintd: \(what)")))
+    }
+  }
+
+  /// Starts a verify cycle for `user` (loop thread).
+  func begin(user: String, identity: String, resume: Resumption) {
+    guard !resume.isFinished else { return }
+    guard active == nil else {
+      resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+      return
+    }
+    guard let device else {
+      resume.finish(.failure(SensorFailure(.serviceUnavailable, "fprintd has no device")))
+      return
+    }
+    let verify = ActiveVerify(resume: resume, user: user, identity: identity)
+    active = verify
+    call(device, deviceInterface, "Claim", user) { [self] reply in
+      if let error = reply.errorName {
+        if active === verify { active = nil }
+        let reason: SensorFailure.Reason =
+          error.hasSuffix(".AlreadyInUse") ? .deviceBusy : .serviceUnavailable
+        resume.finish(
+          .failure(SensorFailure(reason, "Claim: \(LogSanitizer.sanitize(error, limit: 80))")))
+        return
+      }
+      verify.claimed = true
+      if verify.ending || resume.isFinished {
+        release(verify)
+        return
+      }
+      call(device, deviceInterface, "VerifyStart", "any") { [self] reply in
+        if let error = reply.errorName {
+          release(verify) {
+            resume.finish(
+              .failure(
+                SensorFailure(
+                  .serviceUnavailable, "VerifyStart: \(LogSanitizer.sanitize(error, limit: 80))")))
+          }
+          return
+        }
+        verify.verifying = true
+        if verify.ending || resume.isFinished { end(verify, with: nil) }
+      }
+    }
+  }
+
+  /// A cancel: VerifyStop and Release at once (loop thread).
+  func cancel(_ resume: Resumption) {
+    guard let active, active.resume === resume else { return }
+    if active.verifying {
+      end(active, with: nil)
+    } else {
+      active.ending = true  // the Claim reply releases
+    }
+  }
+
+  /// Stops and releases, then resumes with `result` (nil: already resumed).
+  private func end(_ verify: ActiveVerify, with result: Result<CaptureEvent, any Error>?) {
+    verify.ending = true
+    guard let device else {
+      if active === verify { active = nil }
+      if let result { verify.resume.finish(result) }
+      return
+    }
+    call(device, deviceInterface, "VerifyStop") { [self] _ in
+      release(verify) {
+        if let result { verify.resume.finish(result) }
+      }
+    }
+  }
+
+  /// Releases the device, then calls `then` (the next capture may claim it from there on).
+  private func release(_ verify: ActiveVerify, then: @escaping () -> Void = {}) {
+    guard let device, verify.claimed else {
+      if active === verify { active = nil }
+      then()
+      return
+    }
+    verify.claimed = false
+    call(device, deviceInterface, "Release") { [self] _ in
+      if active === verify { active = nil }
+      then()
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import ExternalDrivers
+
+/// The event loop as the loop of driver bus connections (fprintd over sd-bus).
+final class EventLoopBus: BusLoop, @unchecked Sendable {
+  // `watched` is touched on the loop thread only.
+  private let loop: EventLoop
+  private var watched: [Int32: DescriptorHandler] = [:]
+  private let performer: LoopPerformer
+
+  init(loop: EventLoop) {
+    self.loop = loop
+    performer = LoopPerformer(loop: loop)
+  }
+
+  func watch(_ fd: Int32, events: UInt32, onReady: @escaping () -> Void) {
+    if let handler = watched[fd] {
+      handler.onReady = onReady
+      loop.modify(fd, events: events)
+    } else {
+      let handler = DescriptorHandler(onReady: onReady)
+      watched[fd] = handler
+      loop.register(fd, events: events, handler: handler)
+    }
+  }
+
+  func unwatch(_ fd: Int32) {
+    guard watched.removeValue(forKey: fd) != nil else { return }
+    loop.unregister(fd)
+  }
+
+  func perform(_ work: @escaping @Sendable () -> Void) {
+    let performer = self.performer
+    Task { await performer.run(work) }
+  }
+
+  func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
+    let performer = self.performer
+    Task {
+      try? await Task.sleep(for: delay)
+      await performer.run(work)
+    }
+  }
+}
+
+private final class DescriptorHandler: LoopHandler {
+  var onReady: () -> Void
+  init(onReady: @escaping () -> Void) { self.onReady = onReady }
+  func handle(events: UInt32) { onReady() }
+}
+
+/// Runs closures on the loop thread (an actor whose executor is the loop).
+private actor LoopPerformer {
+  let loop: EventLoop
+  init(loop: EventLoop) { self.loop = loop }
+  nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+  func run(_ work: @Sendable () -> Void) { work() }
+}

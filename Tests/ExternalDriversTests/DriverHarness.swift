@@ -1,0 +1,90 @@
+import ExternalDrivers
+import Foundation
+import Sensors
+
+/// A temporary directory with driver scripts, an `ExecSensor` over one, and the journal lines it wrote.
+final class DriverHarness: @unchecked Sendable {
+  // Set up once in init; `lines` is behind its own lock.
+  let directory: String
+  private let lines = StateLock<[String]>([])
+
+  init() throws {
+    directory = NSTemporaryDirectory() + "localauthd-driver-\(UUID().uuidString.prefix(8))"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+  /// Writes an executable /bin/sh script and returns its path.
+  func script(_ name: String, _ body: String) throws -> String {
+    let path = directory + "/" + name
+    try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
+    chmod(path, 0o755)
+    return path
+  }
+
+  /// The example driver of examples/drivers, with its FIFO and state file in the directory.
+  var exampleCommand: [String] {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    return [
+      "/usr/bin/python3", root.appendingPathComponent("examples/drivers/virtual-face.py").path,
+      "--control", directory + "/camera", "--state", directory + "/enrolled.json",
+    ]
+  }
+
+  /// Writes a line to the example driver's camera FIFO.
+  func camera(_ line: String) throws {
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/camera"))
+    try handle.write(contentsOf: Data((line + "\n").utf8))
+    try handle.close()
+  }
+
+  /// A sensor over `command` with short timeouts so failures are found quickly.
+  func sensor(
+    _ command: [String], startTimeoutMs: Int = 20_000, hangTimeoutMs: Int = 20_000
+  ) -> ExecSensor {
+    var settings = ExecDriverSettings(command: command)
+    settings.startTimeout = .milliseconds(startTimeoutMs)
+    settings.pingInterval = .milliseconds(50)
+    settings.hangTimeout = .milliseconds(hangTimeoutMs)
+    settings.restartDelay = .milliseconds(10)
+    settings.restartMaxDelay = .milliseconds(50)
+    let lines = self.lines
+    return ExecSensor(
+      name: "face", kind: .faceID, settings: settings,
+      log: { line in lines.withLock { $0.append(line) } })
+  }
+
+  /// The journal lines so far.
+  var journal: [String] { lines.withLock { $0 } }
+
+  /// Waits (up to a generous bound, for slow machines) until `condition` holds; returns whether it did.
+  func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<2000 {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+  }
+}
+
+/// Alice, the owner most tests capture for.
+let alice = SensorOwner(uid: 1000, name: "alice")
+
+/// A capture request for `owner`.
+func request(_ owner: SensorOwner = alice, attempt: Int = 1) -> CaptureRequest {
+  CaptureRequest(requestID: "r\(attempt)", attempt: attempt, owner: owner)
+}
+
+/// The failure a capture threw, or nil when it returned or threw something else.
+func failure(of capture: () async throws -> CaptureEvent) async -> SensorFailure? {
+  do {
+    _ = try await capture()
+    return nil
+  } catch let failure as SensorFailure {
+    return failure
+  } catch {
+    return nil
+  }
+}

@@ -1,0 +1,73 @@
+import ExternalDrivers
+import Foundation
+import Sensors
+import Testing
+
+/// The protocol end to end with the example driver (examples/drivers/virtual-face.py).
+@Suite struct ExampleDriverTests {
+  @Test func announcedEnrollmentsMakeTheSensorAvailablePerOwner() async throws {
+    let harness = try DriverHarness()
+    try #"{"1000": ["alice-face"], "1001": ["bob-face"]}"#.write(
+      toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
+    let sensor = harness.sensor(harness.exampleCommand)
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(sensor.state(for: 1000).enrolled.map(\.identity) == ["alice-face"])
+    #expect(sensor.state(for: 1001).enrolled.map(\.identity) == ["bob-face"])
+    #expect(sensor.state(for: 1002).enrolled.isEmpty)
+  }
+
+  @Test func presentationsBecomeMatchNoMatchRetryAndCancel() async throws {
+    let harness = try DriverHarness()
+    try #"{"1000": ["alice-face"], "1001": ["bob-face"]}"#.write(
+      toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
+    let sensor = harness.sensor(harness.exampleCommand)
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    try harness.camera("SHOW alice-face")
+    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    try harness.camera("SHOW bob-face")
+    #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
+    try harness.camera("BLUR")
+    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: "faceNotCentered"))
+    try harness.camera("LEAVE")
+    #expect(try await sensor.capture(request(attempt: 4)) == .userCancel)
+    let bob = SensorOwner(uid: 1001, name: "bob")
+    try harness.camera("SHOW bob-face")
+    #expect(try await sensor.capture(request(bob)) == .match(identity: "bob-face"))
+  }
+
+  @Test func enrollmentGoesToTheDriverAndItsAnswerIsTheSet() async throws {
+    let harness = try DriverHarness()
+    let sensor = harness.sensor(harness.exampleCommand)
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(sensor.state(for: 1000).enrolled.isEmpty)
+    #expect(sensor.enroll("alice-face", for: 1000) == ["alice-face"])
+    let serial = sensor.state(for: 1000).enrolled.first?.serial
+    try harness.camera("SHOW alice-face")
+    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    let saved = try String(contentsOfFile: harness.directory + "/enrolled.json", encoding: .utf8)
+    #expect(saved.contains("alice-face"))
+    #expect(sensor.state(for: 1000).enrolled.first?.serial == serial)
+    #expect(sensor.unenroll("alice-face", for: 1000).isEmpty)
+    try harness.camera("SHOW alice-face")
+    #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
+    #expect(sensor.state(for: 1000).enrolled.isEmpty)
+  }
+
+  @Test func aCancelledCaptureLeavesTheNextPresentationToTheNextCapture() async throws {
+    let harness = try DriverHarness()
+    try #"{"1000": ["alice-face"]}"#.write(
+      toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
+    let sensor = harness.sensor(harness.exampleCommand)
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    let waiting = Task { try await sensor.capture(request()) }
+    try await Task.sleep(for: .milliseconds(100))
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    try harness.camera("SHOW alice-face")
+    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+  }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import Glibc
+import LocalAuthProtocol
+import LocalAuthTestSupport
+import Testing
+
+/// The daemon with `Kind=fprintd` against a real fprintd and libfprint's virtual device on a private
+/// system bus with polkit (FprintdStack). Needs root (private mount namespace) and fprintd installed
+/// (`make deps`).
+@Suite(.serialized, .enabled(if: FprintdStack.isRunnable)) struct FprintdEndToEndTests {
+  private let biometrics: JSONObject = ["policy": .int(1), "localizedReason": "fprintd end-to-end"]
+
+  private func daemon(_ stack: FprintdStack) throws -> RunningDaemon {
+    let daemon = try RunningDaemon(
+      arguments: [],
+      config: """
+        [Sensor.finger]
+        Kind=fprintd
+        [Sensor.passcode]
+        Kind=passcode
+        Passcode=1234
+        """)
+    daemon.extraEnvironment = ["DBUS_SYSTEM_BUS_ADDRESS": stack.busAddress]
+    try daemon.start()
+    return daemon
+  }
+
+  /// Sends an evaluation and waits for its `evaluation.started`; returns its id and request id.
+  @discardableResult
+  private func start(_ client: LineClient, _ params: JSONObject, requestID: inout String?) throws
+    -> RequestID
+  {
+    let id = try client.request(Method.evaluatePolicy, params)
+    while let message = try client.readMessage() {
+      if case .notification(Notification.started, let params)? = ServerMessage(json: message) {
+        requestID = params["requestID"]?.stringValue
+        break
+      }
+    }
+    return id
+  }
+
+  private func start(_ client: LineClient, _ params: JSONObject) throws -> RequestID {
+    var ignored: String?
+    return try start(client, params, requestID: &ignored)
+  }
+
+  /// The result of `id` and the feedback before it.
+  private func finish(_ client: LineClient, _ id: RequestID) throws -> (
+    Result<JSONValue, RPCError>?, [String]
+  ) {
+    let (answer, notes) = try client.response(to: id, seconds: 20)
+    let feedback = notes.compactMap { note -> String? in
+      guard case .notification(Notification.feedback, let params) = note else { return nil }
+      return params["feedback"]?.stringValue
+    }
+    guard case .response(_, let result)? = answer else { return (nil, feedback) }
+    return (result, feedback)
+  }
+
+  @Test func anEnrolledPrintSucceedsAndAnotherIsNoMatchFirst() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let first = try start(client, biometrics)
+    try stack.scanWhenFingerNeeded("root-print")
+    let (success, _) = try finish(client, first)
+    #expect(success?.object?["sensor"] == "finger")
+
+    let second = try start(client, biometrics)
+    try stack.scanWhenFingerNeeded("stranger-print")
+    var feedback: [String] = []
+    while feedback.isEmpty, let message = try client.readMessage() {
+      if case .notification(Notification.feedback, let params)? = ServerMessage(json: message) {
+        feedback.append(params["feedback"]?.stringValue ?? "?")
+      }
+    }
+    #expect(feedback == ["noMatch"])
+    try stack.scanWhenFingerNeeded("root-print")
+    let (result, more) = try finish(client, second)
+    #expect(more.isEmpty)
+    #expect(result?.object?["sensor"] == "finger")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func aCancelStopsTheVerifyAndReleasesTheDevice() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    var requestID: String?
+    let id = try start(client, biometrics, requestID: &requestID)
+    try stack.holdFingerWhenNeeded()
+    _ = try client.request(Method.cancel, ["requestID": .string(requestID ?? "")])
+    let (result, _) = try finish(client, id)
+    guard case .failure(let error)? = result else {
+      Issue.record("not cancelled: \(String(describing: result))")
+      return
+    }
+    #expect(error.code == .appCancel)
+    // fprintd itself: another program can claim the device and verify at once.
+    let direct = try stack.verifyDirectly("root", print: "root-print")
+    #expect(direct.contains("verify-match"))
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func twoClientsAreQueuedNeverAlreadyInUse() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let alice = try daemon.connect()
+    let bob = try daemon.connect()
+    let first = try start(alice, biometrics)
+    let second = try bob.request(Method.evaluatePolicy, biometrics)
+    try stack.scanWhenFingerNeeded("root-print")
+    let (one, _) = try finish(alice, first)
+    #expect(one?.object?["sensor"] == "finger")
+    try stack.scanWhenFingerNeeded("root-print")
+    let (two, _) = try finish(bob, second)
+    #expect(two?.object?["sensor"] == "finger")
+    #expect(!daemon.log().contains("deviceBusy"))
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func fprintdKilledMidWaitIsADocumentedErrorAndTheNextEvaluationWorks() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let id = try start(client, biometrics)
+    try stack.holdFingerWhenNeeded()
+    try stack.killFprintd()
+    let (result, _) = try finish(client, id)
+    guard case .failure(let error)? = result else {
+      Issue.record("did not fail: \(String(describing: result))")
+      return
+    }
+    #expect(error.code == .biometryNotAvailable)
+    #expect(error.data["reason"] == "serviceUnavailable")
+    try stack.restartFprintd()
+    var ready = false
+    for _ in 0..<500 where !ready {
+      let check = try client.call(
+        Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+      ready = check?["canEvaluate"] == true
+      if !ready { usleep(10_000) }
+    }
+    #expect(ready)
+    let next = try start(client, biometrics)
+    do {
+      try stack.scanWhenFingerNeeded("root-print")
+    } catch {
+      Issue.record(
+        "the evaluation after fprintd came back did not reach it; daemon log:\n\(daemon.log())")
+      throw error
+    }
+    let (success, _) = try finish(client, next)
+    #expect(success?.object?["sensor"] == "finger")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func aFprintdThatStopsAnsweringFailsTheCallInsteadOfHanging() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let check = try client.call(
+      Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+    #expect(check?["canEvaluate"] == true)
+    try stack.signalFprintd(SIGSTOP)
+    defer { try? stack.signalFprintd(SIGCONT) }
+    let id = try client.request(Method.evaluatePolicy, biometrics)
+    let (result, _) = try finish(client, id)
+    guard case .failure(let error)? = result else {
+      Issue.record("did not fail: \(String(describing: result))")
+      return
+    }
+    #expect(error.code == .biometryNotAvailable)
+    #expect(error.data["reason"] == "serviceUnavailable")
+    #expect(daemon.log().contains("Claim: org.freedesktop.DBus.Error.NoReply"))
+  }
+
+  @Test func aUserWithNoPrintsIsNotEnrolled() throws {
+    let stack = try FprintdStack()
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    guard case .failure(let error)? = try client.call(Method.evaluatePolicy, biometrics) else {
+      Issue.record("evaluated without prints")
+      return
+    }
+    #expect(error.code == .biometryNotEnrolled)
+    #expect(daemon.stop() == 0)
+  }
+}
