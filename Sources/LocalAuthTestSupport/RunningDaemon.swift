@@ -18,7 +18,9 @@ public final class RunningDaemon: @unchecked Sendable {
   }
   private var lastProcess: Process?
   private let arguments: [String]
-  private let extraEnvironment: [String: String]
+  /// Variables added to (or replacing in) the daemon's environment, e.g. DBUS_SYSTEM_BUS_ADDRESS of
+  /// a private bus; read at each start.
+  public var extraEnvironment: [String: String]
 
   /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
   public static let timeoutScale =
@@ -60,9 +62,6 @@ public final class RunningDaemon: @unchecked Sendable {
     }
     self.arguments = arguments
   }
-
-  /// Variables added to the daemon's environment (e.g. DBUS_SYSTEM_BUS_ADDRESS of a private bus).
-  public var extraEnvironment: [String: String] = [:]
 
   /// The daemon's process id while it runs.
   public var pid: Int32? { process?.processIdentifier }
