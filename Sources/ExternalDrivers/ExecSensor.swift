@@ -1,5 +1,6 @@
 import CDriverProcess
-import Foundation
+import Dispatch
+import Glibc
 import Sensors
 
 /// A sensor whose driver is another program, started and supervised by the daemon, speaking the line
@@ -33,12 +34,11 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
     _ = ldp_wake_pipe(&fds)
     wakeRead = fds[0]
     wakeWrite = fds[1]
-    let thread = Thread { [self] in
+    // Its own serial queue: the supervisor blocks in poll(2) for the driver's lifetime.
+    DispatchQueue(label: "localauthd.driver-\(name)").async { [self] in
       supervise()
       finished.signal()
     }
-    thread.name = "driver-\(name)"
-    thread.start()
   }
 
   /// Stops the driver (killing its process group) and its supervisor; waits until both are gone.
