@@ -15,7 +15,7 @@ RUN_SOCKET ?=
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps build man release run test test-samples test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
@@ -58,6 +58,7 @@ test: deps format-check
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
 	$(MAKE) test-samples
+	$(MAKE) test-readme
 	$(MAKE) test-pam
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
@@ -95,6 +96,10 @@ deb: deb-deps
 	lintian --fail-on warning,error --suppress-tags bad-distribution-in-changes-file \
 	  $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@ls -l $(DEB_OUTPUT)/*.deb
+
+# The README's first session (socat), verbatim, twice in a row against `make run`.
+test-readme: build
+	Tests/readme/run.sh
 
 # Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
 # against a real demo daemon; a forged signature must fail verification there.

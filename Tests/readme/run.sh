@@ -1,0 +1,26 @@
+#!/bin/bash
+# `make test-readme`: the README's first session, twice in a row, against `make run` (the demo
+# daemon as the README starts it), on a private socket given the documented way
+# (RUN_SOCKET for make run, LOCALAUTHD_SOCKET for the clients) and a fresh state directory.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+dir=$(mktemp -d /tmp/localauthd-readme.XXXXXX)
+chmod 700 "$dir"
+export LOCALAUTHD_SOCKET="$dir/localauthd.sock"
+setsid make -s run RUN_SOCKET="$LOCALAUTHD_SOCKET" RUN_STATE="$dir/state" >"$dir/run.log" 2>&1 &
+make_pid=$!
+cleanup() {
+  # Ctrl-C, as a person would: SIGINT to make run's own process group (setsid made it).
+  kill -INT -- "-$make_pid" 2>/dev/null || true
+  wait "$make_pid" 2>/dev/null || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+for _ in $(seq 600); do [ -S "$LOCALAUTHD_SOCKET" ] && break; sleep 0.1; done
+[ -S "$LOCALAUTHD_SOCKET" ] || { echo "make run did not serve $LOCALAUTHD_SOCKET:"; cat "$dir/run.log"; exit 1; }
+status=0
+for round in 1 2; do
+  echo "=== README first session, round $round"
+  python3 Tests/readme/first-session.py || status=1
+done
+exit $status
