@@ -261,6 +261,17 @@ check "daemon-started and daemon-stopping entries are in the journal" \
     bash -c 'cx journalctl -b --no-pager -u localauthd.service MESSAGE_ID=007c3e8bb647412cb52813f1c7944d99 -o cat | grep -q . &&
              cx journalctl -b --no-pager -u localauthd.service MESSAGE_ID=eae9485abfa647bba4c1d4180a854a19 -o cat | grep -q .'
 
+# 9. The sandboxed unit reaches the system bus (Kind=fprintd): with no fprintd in the container,
+# the bus itself answers ServiceUnknown, which a unit cut off from the bus would never hear.
+cx mkdir -p /etc/localauthd/localauthd.conf.d
+printf '[Sensor.finger]\nKind=fprintd\n' | cx tee /etc/localauthd/localauthd.conf.d/50-fprintd.conf >/dev/null
+check "systemctl restart localauthd with a fprintd sensor" cx timeout 30 systemctl restart localauthd.service
+bus_answered() { cx journalctl -b --no-pager -u localauthd.service -o cat | grep -q "fprintd sensor finger: no fprintd device (org.freedesktop.DBus.Error.ServiceUnknown)"; }
+check "the service reached the system bus (the bus answered ServiceUnknown for fprintd)" wait_for 10 bus_answered
+check "the service never failed to connect to the bus" \
+    bash -c '! cx journalctl -b --no-pager -u localauthd.service -o cat | grep -q "cannot connect to the system bus"'
+cx rm -f /etc/localauthd/localauthd.conf.d/50-fprintd.conf
+
 if [ "$FAILED" -gt 0 ]; then
     echo "     --- journalctl -u localauthd (last 30 lines) ---"
     cx journalctl -b --no-pager -u localauthd.service -u localauthd.socket | tail -n 30 | sed 's/^/     /'
