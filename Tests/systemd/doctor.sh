@@ -16,6 +16,7 @@
 # localauthctl beside the daemon)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/private-journal.sh"
 
 if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
     need_root
@@ -29,55 +30,10 @@ if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
 fi
 
 # --- from here on: inside the private mount namespace ---
-WORK=$(mktemp -d /tmp/localauthd-doctor.XXXXXX)
-export LIBMOUNT_UTAB=$WORK/utab
-JOURNALD=
-DAEMON=
-cleanup() {
-    [ -n "$DAEMON" ] && kill -KILL "$DAEMON" 2>/dev/null
-    [ -n "$JOURNALD" ] && kill "$JOURNALD" 2>/dev/null && wait "$JOURNALD" 2>/dev/null
-    umount -n /var/lib/systemd/catalog /var/log/journal /run/log /run/systemd 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-mkdir -p "$WORK"/{run-systemd/journald.conf.d,run-log,var-log-journal,state,run,catroot/usr/lib/systemd/catalog,catroot/var/lib/systemd/catalog}
-mount -n --bind "$WORK/run-systemd" /run/systemd || die "cannot bind-mount /run/systemd"
-mount -n --bind "$WORK/run-log" /run/log || die "cannot bind-mount /run/log"
-mount -n --bind "$WORK/var-log-journal" /var/log/journal || die "cannot bind-mount /var/log/journal"
-cat >/run/systemd/journald.conf.d/localauthd-test.conf <<CONF
-[Journal]
-Storage=volatile
-ReadKMsg=no
-Audit=no
-ForwardToSyslog=no
-ForwardToWall=no
-ForwardToConsole=no
-RateLimitBurst=0
-CONF
-cp "$REPO/systemd/localauthd.catalog" "$WORK/catroot/usr/lib/systemd/catalog/"
-journalctl --root="$WORK/catroot" --update-catalog || die "journalctl --update-catalog failed on localauthd.catalog"
-mount -n --bind "$WORK/catroot/var/lib/systemd/catalog" /var/lib/systemd/catalog || die "cannot bind-mount the catalog"
-
-/lib/systemd/systemd-journald >"$WORK/journald.log" 2>&1 &
-JOURNALD=$!
-wait_for 5 test -S /run/systemd/journal/socket || die "journald did not create its socket: $(cat "$WORK/journald.log")"
-pass "private systemd-journald running (pid $JOURNALD)"
-
-SOCK=$WORK/localauthd.sock
+private_journal_start doctor
 # Windows far longer than the client needs between requests on a loaded machine.
-printf '[Diagnostics]\nRepromptWindowMs=600000\nChurnWindowMs=600000\n' >"$WORK/localauthd.conf"
-STATE_DIRECTORY=$WORK/state RUNTIME_DIRECTORY=$WORK/run \
-    "$LOCALAUTHD" --socket "$SOCK" --config "$WORK/localauthd.conf" --demo >"$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-wait_for 10 test -S "$SOCK" || die "daemon did not create $SOCK: $(cat "$WORK/daemon.log")"
+private_journal_daemon '[Diagnostics]\nRepromptWindowMs=600000\nChurnWindowMs=600000\n'
 
-journal_json() { journalctl --no-pager -o json "$@" 2>/dev/null; }
-entries_with() {
-    local n=$1
-    shift
-    [ "$(journal_json "$@" | grep -c .)" -ge "$n" ]
-}
 REPROMPT=0b650c4f271e40b2bb10f32d8de29e9e
 CHURN=3ae87474741f48be996708108b5c530c
 

@@ -16,6 +16,7 @@
 # Usage: journal.sh [LOCALAUTHD]   (or LOCALAUTHD=path)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/private-journal.sh"
 
 if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
     need_root
@@ -27,59 +28,8 @@ if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
 fi
 
 # --- from here on: inside the private mount namespace ---
-WORK=$(mktemp -d /tmp/localauthd-journal.XXXXXX)
-export LIBMOUNT_UTAB=$WORK/utab
-JOURNALD=
-DAEMON=
-cleanup() {
-    [ -n "$DAEMON" ] && kill -KILL "$DAEMON" 2>/dev/null
-    [ -n "$JOURNALD" ] && kill "$JOURNALD" 2>/dev/null && wait "$JOURNALD" 2>/dev/null
-    umount -n /var/lib/systemd/catalog /var/log/journal /run/log /run/systemd 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-mkdir -p "$WORK"/{run-systemd/journald.conf.d,run-log,var-log-journal,state,run,catroot/usr/lib/systemd/catalog,catroot/var/lib/systemd/catalog}
-mount -n --bind "$WORK/run-systemd" /run/systemd || die "cannot bind-mount /run/systemd"
-mount -n --bind "$WORK/run-log" /run/log || die "cannot bind-mount /run/log"
-mount -n --bind "$WORK/var-log-journal" /var/log/journal || die "cannot bind-mount /var/log/journal"
-cat >/run/systemd/journald.conf.d/localauthd-test.conf <<CONF
-[Journal]
-Storage=volatile
-ReadKMsg=no
-Audit=no
-ForwardToSyslog=no
-ForwardToWall=no
-ForwardToConsole=no
-RateLimitBurst=0
-CONF
-
-# The catalog, compiled into a private database mounted over the host's.
-cp "$REPO/systemd/localauthd.catalog" "$WORK/catroot/usr/lib/systemd/catalog/"
-journalctl --root="$WORK/catroot" --update-catalog || die "journalctl --update-catalog failed on localauthd.catalog"
-mount -n --bind "$WORK/catroot/var/lib/systemd/catalog" /var/lib/systemd/catalog || die "cannot bind-mount the catalog"
-
-/lib/systemd/systemd-journald >"$WORK/journald.log" 2>&1 &
-JOURNALD=$!
-wait_for 5 test -S /run/systemd/journal/socket || die "journald did not create its socket: $(cat "$WORK/journald.log")"
-pass "private systemd-journald running (pid $JOURNALD)"
-
-SOCK=$WORK/localauthd.sock
-CONF=$WORK/localauthd.conf
-printf '[Broker]\nPromptTimeoutSec=60\n' >"$CONF"
-STATE_DIRECTORY=$WORK/state RUNTIME_DIRECTORY=$WORK/run \
-    "$LOCALAUTHD" --socket "$SOCK" --config "$CONF" --demo >"$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-wait_for 10 test -S "$SOCK" || die "daemon did not create $SOCK: $(cat "$WORK/daemon.log")"
-
-# journal_json MATCH...: the matching entries as JSON lines (waits for them to be flushed).
-journal_json() { journalctl --no-pager -o json "$@" 2>/dev/null; }
-# entries_with N MATCH...: waits until at least N entries match.
-entries_with() {
-    local n=$1
-    shift
-    [ "$(journal_json "$@" | grep -c .)" -ge "$n" ]
-}
+private_journal_start journal
+private_journal_daemon '[Broker]\nPromptTimeoutSec=60\n'
 
 # A successful evaluation, by a client whose pid we know.
 read -r CLIENT_PID RESPONSE < <(python3 - "$SOCK" <<'PY'

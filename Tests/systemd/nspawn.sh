@@ -26,28 +26,9 @@ ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file syst
 NAME=localauthd-test-$$
 RUN=$(mktemp -d /var/tmp/localauthd-nspawn.XXXXXX)
 ROOT=$RUN/root
-NSPAWN=
-CGROUPS=()
-
-cleanup() {
-    if [ -n "$NSPAWN" ] && ! gone "$NSPAWN"; then
-        kill -TERM "$NSPAWN" 2>/dev/null
-        wait_for 10 gone "$NSPAWN" || kill -KILL "$NSPAWN" 2>/dev/null
-        wait "$NSPAWN" 2>/dev/null
-    fi
-    local group
-    for group in "${CGROUPS[@]}"; do
-        [ -d "$group" ] || continue
-        # Anything still in there is ours: kill it, then remove the tree bottom-up.
-        find "$group" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-        wait_for 5 bash -c "! find '$group' -name cgroup.procs -exec cat {} + 2>/dev/null | grep -q ." 
-        find "$group" -depth -type d -exec rmdir {} \; 2>/dev/null
-        [ -d "$group" ] && echo "$HARNESS: WARNING: could not remove cgroup $group" >&2
-    done
-    if [ "${LOCALAUTHD_KEEP_RUN:-0}" = 1 ]; then echo "kept $RUN"; else rm -rf "$RUN"; fi
-}
-trap cleanup EXIT
-trap 'cleanup; trap - EXIT; exit 130' INT TERM
+. "$HERE/container.sh"
+trap container_cleanup EXIT
+trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
 
 # --- the root: a per-run copy of the cached one, with localauthd installed ---
 cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
@@ -93,40 +74,7 @@ systemctl --root="$ROOT" enable localauthd.socket >"$RUN/enable.log" 2>&1 \
 pass "systemctl --root enable localauthd.socket"
 
 # --- boot ---
-for hierarchy in systemd unified; do
-    [ -d "/sys/fs/cgroup/$hierarchy" ] && CGROUPS+=("/sys/fs/cgroup/$hierarchy/$NAME")
-done
-[ ${#CGROUPS[@]} -gt 0 ] || die "no /sys/fs/cgroup/systemd or /sys/fs/cgroup/unified hierarchy"
-export NAME ROOT
-unshare -m --propagation private bash -c '
-    set -e
-    mount -n -t tmpfs tmpfs /run/systemd
-    for group in "$@"; do mkdir -p "$group"; echo $$ >"$group/cgroup.procs"; done
-    exec systemd-nspawn -D "$ROOT" -M "$NAME" --boot --register=no --keep-unit \
-        --console=read-only
-' launcher "${CGROUPS[@]}" >"$RUN/console.log" 2>&1 &
-NSPAWN=$!
-
-# The container's PID 1 is nspawn's child running systemd (nspawn briefly has a set-up child first).
-container_pid1() { ps --ppid "$NSPAWN" -o pid=,comm= 2>/dev/null | awk '$2 == "systemd" { print $1; exit }'; }
-wait_for 20 bash -c "ps --ppid $NSPAWN -o comm= 2>/dev/null | grep -qx systemd" \
-    || die "the container did not start: $(tail -n 20 "$RUN/console.log")"
-PID1=$(container_pid1)
-real_pid "$PID1" 2>/dev/null || [[ ${PID1:-} =~ ^[1-9][0-9]*$ ]] || die "cannot find the container's PID 1"
-# cx COMMAND...: run inside the container (all its namespaces, a clean environment).
-cx() {
-    nsenter -t "$PID1" -m -u -i -n -p -C -r -w \
-        env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 "$@"
-}
-export PID1
-export -f cx
-wait_for 20 cx test -S /run/systemd/private || die "systemd in the container never created /run/systemd/private"
-state=$(cx timeout 60 systemctl is-system-running --wait 2>&1)
-if [[ $state == running ]]; then
-    pass "container booted: $state"
-else
-    fail "container state '$state'; failed units: $(cx systemctl --failed --no-legend --plain | tr '\n' ';')"
-fi
+container_boot
 
 SOCK=/run/localauthd/localauthd.sock
 crpc() { cx localauthd-rpc --socket "$SOCK" --timeout "${2:-20}" "$1"; }
@@ -277,18 +225,6 @@ if [ "$FAILED" -gt 0 ]; then
     cx journalctl -b --no-pager -u localauthd.service -u localauthd.socket | tail -n 30 | sed 's/^/     /'
 fi
 
-# --- shut down: the container, then its cgroups (in cleanup) ---
-kill -TERM "$NSPAWN"
-if wait_for 20 gone "$NSPAWN"; then
-    wait "$NSPAWN" 2>/dev/null
-    NSPAWN=
-    pass "container stopped"
-else
-    fail "container did not stop on SIGTERM"
-fi
-cleanup
-trap - EXIT
-leftover=$(for g in "${CGROUPS[@]}"; do [ -d "$g" ] && echo "$g"; done)
-check "no cgroup left behind" test -z "$leftover"
-check "no process of the container left" bash -c "! ps -eo args | grep -v grep | grep -q -- '-M $NAME'"
+# --- shut down: the container, then its cgroups ---
+container_stop
 finish
