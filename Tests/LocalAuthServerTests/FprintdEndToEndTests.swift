@@ -58,6 +58,16 @@ import Testing
     return (result, feedback)
   }
 
+  /// The error `id` ended with, or nil (recorded as an issue) when it did not fail.
+  private func failure(_ client: LineClient, _ id: RequestID) throws -> RPCError? {
+    let (result, _) = try finish(client, id)
+    guard case .failure(let error)? = result else {
+      Issue.record("did not fail: \(String(describing: result))")
+      return nil
+    }
+    return error
+  }
+
   @Test func anEnrolledPrintSucceedsAndAnotherIsNoMatchFirst() throws {
     let stack = try FprintdStack()
     try stack.enroll("root", print: "root-print")
@@ -93,11 +103,7 @@ import Testing
     let id = try start(client, biometrics, requestID: &requestID)
     try stack.holdFingerWhenNeeded()
     _ = try client.request(Method.cancel, ["requestID": .string(requestID ?? "")])
-    let (result, _) = try finish(client, id)
-    guard case .failure(let error)? = result else {
-      Issue.record("not cancelled: \(String(describing: result))")
-      return
-    }
+    guard let error = try failure(client, id) else { return }
     #expect(error.code == .appCancel)
     // fprintd itself: another program can claim the device and verify at once.
     let direct = try stack.verifyDirectly("root", print: "root-print")
@@ -131,11 +137,7 @@ import Testing
     let id = try start(client, biometrics)
     try stack.holdFingerWhenNeeded()
     try stack.killFprintd()
-    let (result, _) = try finish(client, id)
-    guard case .failure(let error)? = result else {
-      Issue.record("did not fail: \(String(describing: result))")
-      return
-    }
+    guard let error = try failure(client, id) else { return }
     #expect(error.code == .biometryNotAvailable)
     #expect(error.data["reason"] == "serviceUnavailable")
     try stack.restartFprintd()
@@ -171,11 +173,7 @@ import Testing
     try stack.signalFprintd(SIGSTOP)
     defer { try? stack.signalFprintd(SIGCONT) }
     let id = try client.request(Method.evaluatePolicy, biometrics)
-    let (result, _) = try finish(client, id)
-    guard case .failure(let error)? = result else {
-      Issue.record("did not fail: \(String(describing: result))")
-      return
-    }
+    guard let error = try failure(client, id) else { return }
     #expect(error.code == .biometryNotAvailable)
     #expect(error.data["reason"] == "serviceUnavailable")
     #expect(daemon.log().contains("Claim: org.freedesktop.DBus.Error.NoReply"))
