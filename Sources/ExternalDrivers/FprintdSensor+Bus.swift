@@ -79,7 +79,14 @@ extension FprintdSensor {
   }
 
   private func findDevice() {
+    lookingForDevice = true
     call(managerPath, managerInterface, "GetDefaultDevice", kind: 1) { [self] reply in
+      lookingForDevice = false
+      defer {
+        let waiting = afterDeviceLookup
+        afterDeviceLookup.removeAll()
+        for next in waiting { next() }
+      }
       if let path = reply.path {
         device = path
         log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")
@@ -140,6 +147,11 @@ extension FprintdSensor {
       return
     }
     guard let device else {
+      if lookingForDevice {
+        // Just started, or fprintd just came back: go on once it says which device it has.
+        afterDeviceLookup.append { [self] in begin(user: user, identity: identity, resume: resume) }
+        return
+      }
       resume.finish(.failure(SensorFailure(.serviceUnavailable, "fprintd has no device")))
       return
     }

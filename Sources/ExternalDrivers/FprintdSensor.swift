@@ -8,8 +8,8 @@ import Sensors
 /// VerifyStop and Release at once. Thread-safe: loop state is touched on the loop thread only, the
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
-  // `bus`, `device`, `calls`, `active` and `timeoutCheckScheduled` are touched on the loop thread
-  // only; `cache` is locked.
+  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice` and
+  // `afterDeviceLookup` are touched on the loop thread only; `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -23,6 +23,10 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var nextToken: UInt64 = 1
   var active: ActiveVerify?
   var timeoutCheckScheduled = false
+  /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
+  var lookingForDevice = false
+  /// Captures that began while the device was being looked up; they go on once it answers.
+  var afterDeviceLookup: [() -> Void] = []
 
   /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
   public init(name: String, loop: any BusLoop, log: @escaping @Sendable (String) -> Void) {
@@ -82,6 +86,11 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
       loop.unwatch(lfb_fd(bus))
       lfb_close(bus)
       self.bus = nil
+      // Captures waiting for the device lookup fail now (it will never answer).
+      lookingForDevice = false
+      let waiting = afterDeviceLookup
+      afterDeviceLookup.removeAll()
+      for next in waiting { next() }
     }
   }
 

@@ -68,18 +68,35 @@ import Testing
     return error
   }
 
+  /// Scans `print` (or, with nil, holds the virtual finger away) the moment fprintd waits for a
+  /// finger; when it never does, the issue carries the daemon's log.
+  private func whenFingerNeeded(
+    _ stack: FprintdStack, _ daemon: RunningDaemon, scan print: String?
+  ) throws {
+    do {
+      if let print {
+        try stack.scanWhenFingerNeeded(print)
+      } else {
+        try stack.holdFingerWhenNeeded()
+      }
+    } catch {
+      Issue.record("fprintd never waited for a finger; daemon log:\n\(daemon.log())")
+      throw error
+    }
+  }
+
   @Test func anEnrolledPrintSucceedsAndAnotherIsNoMatchFirst() throws {
     let stack = try FprintdStack()
     try stack.enroll("root", print: "root-print")
     let daemon = try daemon(stack)
     let client = try daemon.connect()
     let first = try start(client, biometrics)
-    try stack.scanWhenFingerNeeded("root-print")
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (success, _) = try finish(client, first)
     #expect(success?.object?["sensor"] == "finger")
 
     let second = try start(client, biometrics)
-    try stack.scanWhenFingerNeeded("stranger-print")
+    try whenFingerNeeded(stack, daemon, scan: "stranger-print")
     var feedback: [String] = []
     while feedback.isEmpty, let message = try client.readMessage() {
       if case .notification(Notification.feedback, let params)? = ServerMessage(json: message) {
@@ -87,7 +104,7 @@ import Testing
       }
     }
     #expect(feedback == ["noMatch"])
-    try stack.scanWhenFingerNeeded("root-print")
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (result, more) = try finish(client, second)
     #expect(more.isEmpty)
     #expect(result?.object?["sensor"] == "finger")
@@ -101,7 +118,7 @@ import Testing
     let client = try daemon.connect()
     var requestID: String?
     let id = try start(client, biometrics, requestID: &requestID)
-    try stack.holdFingerWhenNeeded()
+    try whenFingerNeeded(stack, daemon, scan: nil)
     _ = try client.request(Method.cancel, ["requestID": .string(requestID ?? "")])
     guard let error = try failure(client, id) else { return }
     #expect(error.code == .appCancel)
@@ -119,10 +136,10 @@ import Testing
     let bob = try daemon.connect()
     let first = try start(alice, biometrics)
     let second = try bob.request(Method.evaluatePolicy, biometrics)
-    try stack.scanWhenFingerNeeded("root-print")
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (one, _) = try finish(alice, first)
     #expect(one?.object?["sensor"] == "finger")
-    try stack.scanWhenFingerNeeded("root-print")
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (two, _) = try finish(bob, second)
     #expect(two?.object?["sensor"] == "finger")
     #expect(!daemon.log().contains("deviceBusy"))
@@ -135,7 +152,7 @@ import Testing
     let daemon = try daemon(stack)
     let client = try daemon.connect()
     let id = try start(client, biometrics)
-    try stack.holdFingerWhenNeeded()
+    try whenFingerNeeded(stack, daemon, scan: nil)
     try stack.killFprintd()
     guard let error = try failure(client, id) else { return }
     #expect(error.code == .biometryNotAvailable)
@@ -150,13 +167,7 @@ import Testing
     }
     #expect(ready)
     let next = try start(client, biometrics)
-    do {
-      try stack.scanWhenFingerNeeded("root-print")
-    } catch {
-      Issue.record(
-        "the evaluation after fprintd came back did not reach it; daemon log:\n\(daemon.log())")
-      throw error
-    }
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (success, _) = try finish(client, next)
     #expect(success?.object?["sensor"] == "finger")
     #expect(daemon.stop() == 0)
