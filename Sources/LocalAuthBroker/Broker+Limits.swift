@@ -82,6 +82,9 @@ extension Broker {
   /// Remembers a biometric success on its context for reuse; any other success clears the grant.
   func grantReuse(_ evaluation: Evaluation, _ value: JSONValue) {
     let context = evaluation.context
+    // Only a context that asked for reuse can ever use a grant (mayReuse): no domain-state hash
+    // per evaluation for the others.
+    guard context.options.reuseDuration > 0 else { return }
     guard value.objectValue?["reused"]?.boolValue != true else { return }
     let biometric = evaluation.sensor.flatMap { name in
       sensors.drivers.first { $0.name == name }?.kind.isBiometric
