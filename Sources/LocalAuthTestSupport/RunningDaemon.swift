@@ -139,6 +139,17 @@ public final class RunningDaemon: @unchecked Sendable {
   /// The daemon's log so far.
   public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+  /// Waits up to `seconds` (scaled) for the log to contain `text` (lines written by other threads,
+  /// such as a driver's supervisor, may land just after the answer they explain); whether it did.
+  public func waitForLog(containing text: String, seconds: Double = 10) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
+    repeat {
+      if log().contains(text) { return true }
+      usleep(10_000)
+    } while Date() < deadline
+    return false
+  }
+
   /// A new connection to the daemon.
   public func connect() throws -> LineClient { try LineClient(socketPath: socketPath) }
 

@@ -61,7 +61,7 @@ import Testing
     }
     #expect(error.code == .appCancel)
     #expect(error.requestID == requestID)
-    #expect(daemon.log().contains("evaluation \(requestID ?? "?") finished: appCancel"))
+    #expect(daemon.waitForLog(containing: "evaluation \(requestID ?? "?") finished: appCancel"))
 
     try script(client, ["NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH"])
     #expect(try client.call(Method.evaluatePolicy, evaluateParams())?.code == .authenticationFailed)

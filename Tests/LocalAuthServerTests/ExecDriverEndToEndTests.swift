@@ -113,7 +113,7 @@ import Testing
     // with the capture's start (the driver was then already down).
     let reason = error.data["reason"]?.stringValue ?? ""
     #expect(["driverCrashed", "driverNotReady"].contains(reason), "\(reason)")
-    #expect(setup.daemon.log().contains("killed by signal 9: driverCrashed"))
+    #expect(setup.daemon.waitForLog(containing: "killed by signal 9: driverCrashed"))
 
     #expect(try setup.waitUntilReady(client))
     try setup.show("SHOW my-face")
