@@ -9,6 +9,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   // Every member is touched only on the loop thread, which is also the broker's executor.
   let fd: Int32
   let server: Server
+  /// What this connection shares with the others of its uid (connection count, read budget).
+  let share: UIDShare
   var session: ClientSession!
   var framer: LineFramer
   /// The frame limit (kept apart from the framer, which is busy while frames are handled).
@@ -25,9 +27,10 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
   var pendingIDs: Set<RequestID> = []
 
-  init(fd: Int32, server: Server, frameLimit: Int) {
+  init(fd: Int32, server: Server, frameLimit: Int, share: UIDShare) {
     self.fd = fd
     self.server = server
+    self.share = share
     framer = LineFramer(limit: frameLimit)
     self.frameLimit = frameLimit
   }
@@ -49,9 +52,12 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   }
 
   private func readAvailable(hungUp: Bool) {
+    // This uid has read its share of the turn: the bytes wait, readable, for the next one.
+    guard share.mayRead(turn: server.loop.turn) else { return }
     let buffer = server.readBuffer
     let count = las_recv(fd, buffer.baseAddress, buffer.count)
     if count == -Int(EAGAIN) { return }
+    if count > 0 { share.didRead(count) }
     if count < 0 || (count == 0 && hungUp) {
       close()
       return

@@ -21,6 +21,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private var running = true
   /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
   var afterTurn: (() -> Void)?
+  /// Counts the loop's turns (one epoll_wait and what it reported each).
+  private(set) var turn: UInt64 = 0
   /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
   /// is out before the answer it describes). Loop thread only.
   var beforeOutput: (() -> Void)?
@@ -84,6 +86,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     var fds = [Int32](repeating: 0, count: capacity)
     var events = [UInt32](repeating: 0, count: capacity)
     while running {
+      turn &+= 1
       let count = las_epoll_wait(epollFD, &fds, &events, Int32(capacity), tickMilliseconds)
       if count < 0 { continue }
       for index in 0..<Int(count) {

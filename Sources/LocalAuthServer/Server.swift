@@ -33,7 +33,11 @@ public final class Server: @unchecked Sendable {
   private var listeners: [Listener] = []
   private(set) var connections: [Int32: Connection] = [:]
   /// Open connections per peer uid (MaxConnectionsPerUID).
-  private var connectionsByUID: [UInt32: Int] = [:]
+  /// Per uid with open connections: their count and their read share of the loop turn.
+  private var uidShares: [UInt32: UIDShare] = [:]
+  /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
+  /// connections delays the others' next turn by at most this much work.
+  static let readBytesPerUIDPerTurn = 64 * 1024
   /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
   var onClientCountChange: ((Int) -> Void)?
 
@@ -70,7 +74,7 @@ public final class Server: @unchecked Sendable {
     var groups = [UInt32](repeating: 0, count: 64)
     let groupCount = las_peer_groups(fd, &groups, 64)
     if credentials.uid != 0,
-      connectionsByUID[credentials.uid, default: 0] >= limits.maxConnectionsPerUID
+      (uidShares[credentials.uid]?.connections ?? 0) >= limits.maxConnectionsPerUID
     {
       refuse(
         fd,
@@ -84,8 +88,11 @@ public final class Server: @unchecked Sendable {
       pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
       groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [],
       executable: bindsAppIDs ? executablePath(of: credentials.pid) : nil)
-    connectionsByUID[peer.uid, default: 0] += 1
-    let connection = Connection(fd: fd, server: self, frameLimit: limits.frameLimit)
+    let share = uidShares[peer.uid] ?? UIDShare(bytesPerTurn: Self.readBytesPerUIDPerTurn)
+    uidShares[peer.uid] = share
+    share.connections += 1
+    let connection = Connection(
+      fd: fd, server: self, frameLimit: limits.frameLimit, share: share)
     connection.session = broker.assumeIsolated { broker in
       broker.connect(peer: peer, name: processName(of: peer.pid), channel: connection)
     }
@@ -98,8 +105,8 @@ public final class Server: @unchecked Sendable {
     connections[connection.fd] = nil
     if let session = connection.session {
       let uid = session.peer.uid
-      let left = connectionsByUID[uid, default: 1] - 1
-      connectionsByUID[uid] = left > 0 ? left : nil
+      connection.share.connections -= 1
+      if connection.share.connections <= 0 { uidShares[uid] = nil }
       broker.assumeIsolated { $0.disconnect(session) }
     }
     // The session holds the connection as its channel: break the cycle so both are freed.
