@@ -24,6 +24,9 @@ int ldp_spawn(char *const argv[], ldp_child *out) {
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, outp[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    /* Only those three: nothing else the daemon holds (client sockets, the store, the device key,
+       other drivers' pipes) reaches a driver, whatever was opened without O_CLOEXEC. */
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     sigset_t empty, defaults;
     sigemptyset(&empty);
     sigemptyset(&defaults);
