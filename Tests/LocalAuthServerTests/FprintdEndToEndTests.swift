@@ -187,7 +187,7 @@ import Testing
     guard let error = try failure(client, id) else { return }
     #expect(error.code == .biometryNotAvailable)
     #expect(error.data["reason"] == "serviceUnavailable")
-    #expect(daemon.waitForLog(containing: "Claim: org.freedesktop.DBus.Error.NoReply"))
+    #expect(daemon.waitForLog(containing: "org.freedesktop.DBus.Error.NoReply"), "\(daemon.log())")
   }
 
   @Test func aUserWithNoPrintsIsNotEnrolled() throws {
