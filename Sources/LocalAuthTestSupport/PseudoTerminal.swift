@@ -130,16 +130,7 @@ public final class TestAccount: Sendable {
     status: Int32, output: String
   ) {
     let (launcher, full) = command(executable, arguments)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: launcher)
-    process.arguments = full
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    return try runCapturing(launcher, full)
   }
 
   private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {

@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthTestSupport
 import Testing
 
 /// What one `localauthctl` run printed and how it exited.
@@ -34,14 +35,5 @@ func runControlTool(_ arguments: [String], socket: String?, in directory: URL? =
 
 /// Runs a program found on PATH (openssl) and returns its exit status and combined output.
 func runProgram(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = [name] + arguments
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  process.standardError = pipe
-  try process.run()
-  let data = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  try runCapturing("/usr/bin/env", [name] + arguments)
 }

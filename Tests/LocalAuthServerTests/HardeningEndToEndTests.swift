@@ -156,7 +156,7 @@ struct HardeningEndToEndTests {
       while b'"id":1' not in data:
           data += s.recv(65536)
       """
-    let (status, output) = try runCommand(
+    let (status, output) = try runCapturing(
       OtherUserClient.python, ["-c", script, daemon.socketPath])
     #expect(status == 0, "\(output)")
     daemon.stop()
@@ -170,7 +170,7 @@ struct HardeningEndToEndTests {
 
   /// Runs the daemon on `socket` and returns its exit status and log (it should refuse at once).
   private func refusal(socket: String, state: String) throws -> (Int32, String) {
-    try runCommand(
+    try runCapturing(
       try RunningDaemon.binaryPath(), ["--socket", socket, "--state-dir", state, "--stderr"])
   }
 

@@ -49,9 +49,9 @@ struct RightsDurabilityEndToEndTests {
 
     let database = daemon.stateDirectory + "/rights.sqlite3"
     if access("/usr/bin/sqlite3", X_OK) == 0 {
-      let check = try runCommand("/usr/bin/sqlite3", [database, "PRAGMA integrity_check;"])
+      let check = try runCapturing("/usr/bin/sqlite3", [database, "PRAGMA integrity_check;"])
       #expect(check.output.trimmingCharacters(in: .whitespacesAndNewlines) == "ok")
-      let rows = try runCommand("/usr/bin/sqlite3", [database, "SELECT identifier FROM rights;"])
+      let rows = try runCapturing("/usr/bin/sqlite3", [database, "SELECT identifier FROM rights;"])
       let stored = Set(rows.output.split(separator: "\n").map(String.init))
       #expect(stored.isSuperset(of: acknowledged))
       #expect(stored.isSubset(of: Set(identifiers)))

@@ -40,7 +40,7 @@ struct RightsEndToEndTests {
     try Data(message + [0x21]).write(to: URL(fileURLWithPath: daemon.directory + "/forged.bin"))
     let directory = daemon.directory
     let verify = { (file: String) in
-      try runCommand(
+      try runCapturing(
         "/usr/bin/env",
         [
           "openssl", "dgst", "-sha256", "-verify", directory + "/pub.pem", "-signature",

@@ -62,26 +62,6 @@ extension LineClient {
   }
 }
 
-/// Runs a command and returns its exit status and combined output.
-func runCommand(_ path: String, _ arguments: [String], input: String? = nil) throws -> (
-  status: Int32, output: String
-) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = output
-  let stdin = Pipe()
-  process.standardInput = stdin
-  try process.run()
-  if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
-  try stdin.fileHandleForWriting.close()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-}
-
 /// A JSON-RPC client running as another user (uid/gid 65534, no groups) in a child process:
 /// `setpriv` drops privileges and Python sends the requests one by one, printing each response line.
 enum OtherUserClient {
@@ -113,7 +93,7 @@ enum OtherUserClient {
       let message = RPCRequest(method: request.0, params: request.1, id: .int(index + 1))
       return String(decoding: JSONWriter.encode(message.json), as: UTF8.self)
     }
-    let (status, output) = try runCommand(
+    let (status, output) = try runCapturing(
       setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", python, "-c", script, socket],
       input: lines.joined(separator: "\n") + "\n")
     guard status == 0 else {
