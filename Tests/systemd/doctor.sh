@@ -18,14 +18,10 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/private-journal.sh"
 
-if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
-    need_root
-    need_cmd unshare python3 journalctl
-    [ -x /lib/systemd/systemd-journald ] || die "missing /lib/systemd/systemd-journald"
-    resolve_daemon "${1:-}"
+if private_journal_outside "${1:-}"; then
     LOCALAUTHCTL=${LOCALAUTHCTL:-$(dirname "$LOCALAUTHD")/localauthctl}
     [ -x "$LOCALAUTHCTL" ] || die "localauthctl not executable: $LOCALAUTHCTL (set LOCALAUTHCTL)"
-    export LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_JOURNAL_INSIDE=1
+    export LOCALAUTHCTL
     exec unshare -m --propagation private "$0" "$@"
 fi
 

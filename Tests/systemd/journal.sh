@@ -18,12 +18,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/private-journal.sh"
 
-if [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" != 1 ]; then
-    need_root
-    need_cmd unshare python3 journalctl
-    [ -x /lib/systemd/systemd-journald ] || die "missing /lib/systemd/systemd-journald"
-    resolve_daemon "${1:-}"
-    export LOCALAUTHD LOCALAUTHD_JOURNAL_INSIDE=1
+if private_journal_outside "${1:-}"; then
     exec unshare -m --propagation private "$0" "$@"
 fi
 

@@ -5,6 +5,18 @@
 # catalog database, and the demo daemon on a socket of its own. The host's journal and catalog
 # are never touched.
 
+# private_journal_outside DAEMON_ARG: true (after checking what the test needs and resolving
+# LOCALAUTHD) when the script runs outside its private mount namespace; it then re-runs itself
+# there with `exec unshare -m … "$0"`, after any exports of its own.
+private_journal_outside() {
+    [ "${LOCALAUTHD_JOURNAL_INSIDE:-}" = 1 ] && return 1
+    need_root
+    need_cmd unshare python3 journalctl
+    [ -x /lib/systemd/systemd-journald ] || die "missing /lib/systemd/systemd-journald"
+    resolve_daemon "$1"
+    export LOCALAUTHD LOCALAUTHD_JOURNAL_INSIDE=1
+}
+
 # private_journal_start NAME: makes WORK (/tmp/localauthd-NAME.*), mounts, starts journald
 # (JOURNALD) and installs the cleanup trap.
 private_journal_start() {
