@@ -81,12 +81,7 @@ extension FprintdSensor {
   private func findDevice() {
     lookingForDevice = true
     call(managerPath, managerInterface, "GetDefaultDevice", kind: 1) { [self] reply in
-      lookingForDevice = false
-      defer {
-        let waiting = afterDeviceLookup
-        afterDeviceLookup.removeAll()
-        for next in waiting { next() }
-      }
+      defer { deviceLookupEnded() }
       if let path = reply.path {
         device = path
         log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")

@@ -87,11 +87,16 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
       lfb_close(bus)
       self.bus = nil
       // Captures waiting for the device lookup fail now (it will never answer).
-      lookingForDevice = false
-      let waiting = afterDeviceLookup
-      afterDeviceLookup.removeAll()
-      for next in waiting { next() }
+      deviceLookupEnded()
     }
+  }
+
+  /// Ends a device lookup: the captures that waited for it go on (loop thread).
+  func deviceLookupEnded() {
+    lookingForDevice = false
+    let waiting = afterDeviceLookup
+    afterDeviceLookup.removeAll()
+    for next in waiting { next() }
   }
 
   /// fprintd's answer for `owner` through a short synchronous query on first use, then from the
