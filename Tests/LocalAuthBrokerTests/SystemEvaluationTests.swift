@@ -87,11 +87,12 @@ import Testing
     let (harness, root) = await setUp()
     _ = await root.call(
       Method.sensorsSetPasscode, ["passcode": "1111", "user": .int(Int(Self.alice))])
-    // A scripted passcode sensor that would answer right: never asked.
+    // A scripted passcode sensor that would answer right: never asked, even once the face's
+    // attempts are exhausted (where deviceOwnerAuthentication falls back to the passcode).
     _ = harness.passcodeSensor.script([.passcode("1111")], replace: true)
-    _ = harness.face.script([.fallback, .cancel], replace: true)
+    _ = harness.face.script([.noMatch, .noMatch, .noMatch], replace: true)
     let result = await outcome(root, await startSystem(root, user: Self.alice))
-    #expect(result?.code == .userCancel)
+    #expect(result?.code == .authenticationFailed)
     #expect(harness.passcodeSensor.queuedCommands == 1, "the passcode sensor was never read")
   }
 
