@@ -144,8 +144,9 @@ public actor Broker {
       enqueueSystem(evaluation)
       return
     }
-    // Preemption stays within one uid: another user's evaluation waits in the queue instead.
-    if configuration.overlap == .preempt, let current = running,
+    // Preemption stays within one uid: another user's evaluation waits in the queue instead; a
+    // system evaluation is never preempted by an app's.
+    if configuration.overlap == .preempt, let current = running, !current.isSystem,
       current.client.peer.uid == evaluation.client.peer.uid
     {
       finish(

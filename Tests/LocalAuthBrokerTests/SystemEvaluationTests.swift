@@ -211,6 +211,21 @@ import Testing
     if case .failure(let error) = ended { #expect(error.data["reason"] == "systemAuthentication") }
   }
 
+  @Test func overlapPreemptDoesNotEndARunningSystemEvaluation() async {
+    let (harness, root) = await setUp { $0.overlap = .preempt }
+    let sudo = await startSystem(root, user: Self.alice)
+    _ = await root.requestID()
+    // Another client of root (same uid) evaluates for itself: it waits instead of preempting.
+    let other = await harness.connect(pid: 2)
+    _ = await other.call(Method.sensorsSetPasscode, ["passcode": "1234"])
+    let (appTag, appImmediate) = await other.startEvaluation(.deviceOwnerAuthentication)
+    #expect(appImmediate == nil)
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    #expect(await outcome(root, sudo)?.object?["sensor"] == "face")
+    // Then it runs (and ends: root has no agent to type its passcode).
+    #expect(await other.recorder.waitForResponse(tag: appTag)?.code == .notInteractive)
+  }
+
   @Test func aRunningSystemEvaluationIsNotPreemptedAndOnlyItsClientCancelsIt() async {
     let (harness, root) = await setUp { $0.adminGroupID = 4_000 }
     let first = await startSystem(root, user: Self.alice)
