@@ -25,8 +25,8 @@ extension Broker {
     }
   }
 
-  /// Whether biometry can be used now, or the LAError that says why not (SPEC section 3 order:
-  /// hardware, connection, passcode, enrollment, lockout).
+  /// Whether biometry can be used now, or the LAError that says why not (docs/protocol.md, "Errors"
+  /// order: hardware, connection, passcode, enrollment, lockout).
   func biometryAvailability(owner: UInt32) -> Result<any SensorDriver, ErrorCode> {
     guard let (sensor, state) = biometricSensorState(owner: owner) else {
       // A removable accessory that is configured but not available has not been paired.
