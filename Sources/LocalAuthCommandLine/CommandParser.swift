@@ -248,7 +248,7 @@ public enum PolicyNames {
 /// ("SLEEP 500"); otherwise an upper-case keyword starts a command and the words after it are
 /// its arguments (`MATCH alice`, `SLEEP 500`); `DEFAULT` takes exactly one word.
 public enum ScriptArguments {
-  /// The script language's keywords (SPEC section 6).
+  /// The script language's keywords (docs/protocol.md, "The script language").
   public static let keywords: Set<String> = [
     "MATCH", "NOMATCH", "RETRY", "CANCEL", "FALLBACK", "PASSCODE", "SLEEP", "DISCONNECT", "CONNECT",
     "ENROLL",
