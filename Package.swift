@@ -30,10 +30,12 @@ let package = Package(
     .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
     .target(
       name: "LocalAuthBroker",
-      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
+      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+    // The SSH agent protocol (draft-miller-ssh-agent) as OpenSSH speaks it: messages, keys, bindings.
+    .target(name: "SSHAgent", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto"]),
     .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
     .target(
       name: "LocalAuthServer",
@@ -44,7 +46,9 @@ let package = Package(
     .target(
       name: "LocalAuthClient",
       dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
-    .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
+    .target(
+      name: "LocalAuthCommandLine",
+      dependencies: ["LocalAuthClient", "LocalAuthProtocol", "SSHAgent", "Systemd"]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
@@ -77,6 +81,8 @@ let package = Package(
       name: "SystemdTests", dependencies: ["Systemd", "SystemdListenProbe"],
       exclude: ["ListenProbe"]),
     .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
+    .testTarget(
+      name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
       name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
     .testTarget(

@@ -46,6 +46,8 @@ public actor Broker {
   var serveTurn = 0
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
+  /// The daemon's own context of each SSH key ("uid/name"), holding the key's reuse grant.
+  var sshKeyContexts: [String: AuthContext] = [:]
   var outcomes: [String: Int] = [:]
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?
