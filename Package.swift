@@ -48,7 +48,9 @@ let package = Package(
       dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
     .target(
       name: "LocalAuthCommandLine",
-      dependencies: ["LocalAuthClient", "LocalAuthProtocol", "SSHAgent", "Systemd"]),
+      dependencies: [
+        "LocalAuthClient", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
+      ]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),

@@ -3,7 +3,7 @@ import Systemd
 
 extension MessageID {
   /// An SSH key signature was given or refused.
-  public static let sshSignature = "5a2e0c6b3f8d4c1e9b7a6d5f4e3c2b1a"
+  public static let sshSignature = "0c7d4e7e45ac4bdca8cc25d31b4f92e6"
 }
 
 extension DaemonLog {
