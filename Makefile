@@ -60,6 +60,7 @@ test: deps format-check
 	$(MAKE) test-samples
 	$(MAKE) test-readme
 	$(MAKE) test-pam
+	$(MAKE) test-ssh
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
@@ -134,3 +135,4 @@ install-localauthd-man: doc-deps
 -include systemd/install.mk
 -include mk/bench.mk
 -include mk/pam.mk
+-include mk/ssh.mk
