@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
+    .library(name: "SSHAgent", targets: ["SSHAgent"]),
   ],
   targets: [
     // C glue that Glibc's Swift module does not expose (epoll, eventfd, accept4, SO_PEERCRED).

@@ -30,9 +30,12 @@ extension Broker {
       let evaluated = try await evaluate(record, reason: request.reason, client: client)
       entry.requestID = evaluated.objectValue?["requestID"]?.stringValue ?? ""
       let data = request.data
+      // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
+      let now = Date()
+      let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
       let signature = try await withStoreOffLoop(notFound: "The SSH key was deleted.") { store in
         let signature = try store.sshPrivateKey(for: record).signature(for: data)
-        try store.markSSHKeyUsed(uid: uid, name: name, at: Date())
+        if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
         return signature
       }
       log.sshSignature(entry)

@@ -15,6 +15,9 @@ final class SSHAgentSession {
   private let keys: SSHKeyStore
   private let log: @Sendable (String) -> Void
   private var bindings = SessionBindings()
+  /// The keys this connection last listed: ssh, git and ssh-keygen list before they sign, so a
+  /// signature costs one call to the daemon (a key made since is looked up then).
+  private var listed: [SSHKey] = []
 
   init(fd: Int32, keys: SSHKeyStore, log: @escaping @Sendable (String) -> Void) {
     self.fd = fd
@@ -42,6 +45,7 @@ final class SSHAgentSession {
     switch request {
     case .requestIdentities:
       guard let list = try? keys.keysAndWait() else { return AgentCodec.failure }
+      listed = list
       let identities = list.compactMap { key in
         key.publicKeyX963.map { (blob: SSHPublicKey(x963: $0).blob, comment: key.name) }
       }
@@ -64,8 +68,13 @@ final class SSHAgentSession {
   private func sign(_ data: [UInt8], keyBlob: [UInt8], flags: UInt32) -> [UInt8] {
     // The RSA SHA-2 flags do not apply to ECDSA keys (the signature is ecdsa-sha2-nistp256
     // either way); flags this draft does not define are refused.
-    guard flags & ~SignFlags.known == 0, let requested = SSHPublicKey(blob: keyBlob),
-      let key = try? keys.keysAndWait().first(where: { $0.publicKeyX963 == requested.x963 })
+    guard flags & ~SignFlags.known == 0, let requested = SSHPublicKey(blob: keyBlob) else {
+      return AgentCodec.failure
+    }
+    let matches = { (key: SSHKey) in key.publicKeyX963 == requested.x963 }
+    guard
+      let key = listed.first(where: matches)
+        ?? (try? keys.keysAndWait().first(where: matches))
     else { return AgentCodec.failure }
     let signed = SignedData(data)
     if let refusal = bindings.refusal(for: signed) {
