@@ -92,7 +92,7 @@ let package = Package(
       name: "LocalAuthClientTests",
       dependencies: [
         "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport",
-        "localauthctl",
+        "LocalAuthCrypto", "localauthctl",
         "localauthd",
       ]),
     .testTarget(
