@@ -67,6 +67,7 @@ extension Broker {
     guard try await withStoreOffLoop({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
     sshKeyContexts = sshKeyContexts.filter { !$0.key.hasPrefix("\(uid)/\(name)/") }
+    sshKeyRecords["\(uid)/\(name)"] = nil
     return [:]
   }
 

@@ -11,33 +11,31 @@ extension Broker {
   func sign(_ request: SSHSignRequest, client: ClientSession) async throws(RPCError) -> JSONValue {
     let uid = client.peer.uid
     let name = request.name
-    try admitStoreRequest(of: client)
-    let found: SSHKeyRecord?
-    do {
-      found = try await withStoreOffLoop { store in try store.sshKey(uid: uid, name: name) }
-      storeBacklog.release(uid: uid)
-    } catch {
-      storeBacklog.release(uid: uid)
-      throw error
-    }
-    guard let record = found else { throw noSuchSSHKey(name) }
+    let record = try await sshKeyRecord(uid: uid, name: name, client: client)
     let fingerprint = SSHPublicKey(x963: record.publicKey.x963).fingerprint
     var entry = SSHSignatureRecord(
       requestID: "", keyName: name, keyFingerprint: fingerprint,
       hostKeyFingerprint: request.hostKey.map(SSHPublicKey.fingerprint(ofBlob:)), ownerUID: uid,
       clientPID: client.peer.pid, outcome: "signed", reason: request.reason)
-    do {
+    do throws(RPCError) {
       let evaluated = try await evaluate(record, reason: request.reason, client: client)
       entry.requestID = evaluated.objectValue?["requestID"]?.stringValue ?? ""
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
       let now = Date()
       let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
-      let signature = try await withStoreOffLoop(notFound: "The SSH key was deleted.") { store in
-        let signature = try store.sshPrivateKey(for: record).signature(for: data)
-        if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
-        return signature
+      let signature: [UInt8]
+      do throws(RPCError) {
+        signature = try await withStoreOffLoop(notFound: "The SSH key was deleted.") { store in
+          let signature = try store.sshPrivateKey(for: record).signature(for: data)
+          if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
+          return signature
+        }
+      } catch {
+        sshKeyRecords["\(uid)/\(name)"] = nil
+        throw error
       }
+      if stale { sshKeyRecords["\(uid)/\(name)"]?.lastUsedAt = now }
       log.sshSignature(entry)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
@@ -50,6 +48,26 @@ extension Broker {
       log.sshSignature(entry)
       throw error
     }
+  }
+
+  /// The key `name` of `uid`: from the cache of keys signed with, else from the store (one
+  /// admitted store request). A cached key deleted by another process fails at its unsealing.
+  private func sshKeyRecord(uid: UInt32, name: String, client: ClientSession)
+    async throws(RPCError) -> SSHKeyRecord
+  {
+    if let cached = sshKeyRecords["\(uid)/\(name)"] { return cached }
+    try admitStoreRequest(of: client)
+    let found: SSHKeyRecord?
+    do {
+      found = try await withStoreOffLoop { store in try store.sshKey(uid: uid, name: name) }
+      storeBacklog.release(uid: uid)
+    } catch {
+      storeBacklog.release(uid: uid)
+      throw error
+    }
+    guard let found else { throw noSuchSSHKey(name) }
+    sshKeyRecords["\(uid)/\(name)"] = found
+    return found
   }
 
   /// Runs the evaluation a signature with `record` needs and returns its success value.

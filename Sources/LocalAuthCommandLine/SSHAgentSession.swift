@@ -82,8 +82,11 @@ final class SSHAgentSession {
       return AgentCodec.failure
     }
     let binding = bindings.current
+    let needsHostName =
+      binding != nil && { if case .userAuthentication = signed { true } else { false } }()
     let reason = SignReason.text(
-      for: signed, binding: binding, knownHosts: Self.knownHosts(), keyName: key.name)
+      for: signed, binding: binding, knownHosts: needsHostName ? Self.knownHosts() : nil,
+      keyName: key.name)
     do {
       let der = try keys.signAndWait(
         data, with: key.name, reason: reason, hostKey: binding?.hostKey)

@@ -58,6 +58,23 @@ import Testing
     _ = directory
   }
 
+  @Test func aKeyMadeAgainUnderItsNameSignsWithTheNewKey() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work", reuse: 60)
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    #expect(await sign(client, "work")?.code == nil)
+    #expect(await client.call(Method.sshKeyDelete, ["name": "work"])?.code == nil)
+    #expect(await sign(client, "work")?.code == .notFound)
+    let renewed = try await create(client, "work", reuse: 60)
+    // The old key's reuse window does not carry over to the new key: it captures (the cancel).
+    _ = harness.face.script([.cancel, .match(identity: nil)], replace: true)
+    #expect(await sign(client, "work")?.code == .userCancel)
+    let signature = try #require(await sign(client, "work")?.bytes("signature"))
+    #expect(renewed.isValidSignature(signature, for: [1, 2, 3]))
+    _ = directory
+  }
+
   @Test func keysBelongToTheirUidOnly() async throws {
     let (harness, directory) = try rightsHarness()
     let owner = await harness.connect(uid: 1000)
