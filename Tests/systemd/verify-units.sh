@@ -29,12 +29,18 @@ expect_mode() { [ "$(stat -c %a "$STAGE$2" 2>/dev/null)" = "$1" ]; }
 for entry in 755:/usr/libexec/localauthd 755:/usr/bin/localauthctl \
     644:/usr/lib/systemd/system/localauthd.service 644:/usr/lib/systemd/system/localauthd.socket \
     644:/usr/lib/systemd/catalog/localauthd.catalog 644:/usr/lib/sysusers.d/localauthd.conf \
-    644:/etc/localauthd/localauthd.conf 644:/usr/share/doc/localauthd/localauthd.conf.example; do
+    644:/etc/localauthd/localauthd.conf 644:/usr/share/doc/localauthd/localauthd.conf.example \
+    644:/usr/lib/systemd/user/localauthd-ssh-agent.socket \
+    644:/usr/lib/systemd/user/localauthd-ssh-agent.service; do
     check "installed ${entry#*:} mode ${entry%%:*}" expect_mode "${entry%%:*}" "${entry#*:}"
 done
 make -s -C "$WORK" install DESTDIR="$WORK/local" PREFIX=/usr/local BINDIR_BUILD="$WORK/bin" >/dev/null 2>&1
 check "PREFIX=/usr/local moves ExecStart= to /usr/local/libexec/localauthd" \
     grep -qx 'ExecStart=/usr/local/libexec/localauthd' "$WORK/local/usr/local/lib/systemd/system/localauthd.service"
+check "PREFIX=/usr/local moves the SSH agent's ExecStart= to /usr/local/bin/localauthctl" \
+    grep -qx 'ExecStart=/usr/local/bin/localauthctl ssh-agent' "$WORK/local/usr/local/lib/systemd/user/localauthd-ssh-agent.service"
+check "the SSH agent socket is 0600 in a 0700 directory of the user's runtime directory" \
+    bash -c "grep -qx 'ListenStream=%t/localauthd/ssh-agent.sock' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'SocketMode=0600' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'DirectoryMode=0700' '$SRC/localauthd-ssh-agent.socket'"
 
 # systemd-analyze verify needs ExecStart= to exist: point it at the staged binary.
 mkdir -p "$WORK/units"
