@@ -70,7 +70,7 @@ let package = Package(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
-        "LocalAuthCrypto",
+        "LocalAuthCrypto", "SSHAgent",
       ]),
     .testTarget(
       name: "LocalAuthServerTests",

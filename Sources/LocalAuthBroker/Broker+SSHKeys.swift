@@ -113,21 +113,35 @@ extension Broker {
   }
 }
 
-/// The checked params of one `sshKey.sign`.
+/// The checked params of one `sshKey.sign`, and the reason the daemon words from the data.
 struct SSHSignRequest: Sendable {
+  /// The longest host name, in bytes (a DNS name is at most 253; `[host]:port` a little more).
+  static let maxHostNameBytes = 255
+
   let name: String
   let data: [UInt8]
-  let reason: String
+  /// The host key the login is bound to, checked against the data; nil for anything else.
   let hostKey: [UInt8]?
+  /// What the prompt says, worded here from the data, never taken from the caller.
+  let reason: String
 
   init(_ params: ParamReader, broker: isolated Broker) throws(RPCError) {
     name = try broker.sshKeyName(params)
     data = try params.base64("data", maxBytes: Broker.maxSSHSignDataBytes)
-    let reason = try params.nonEmptyString("localizedReason")
-    guard let checked = try broker.checkedName(reason, field: "localizedReason") else {
-      throw .invalidParams("localizedReason", "is required")
+    let signed = SignedData(data)
+    let hostKey = try params.optionalBase64("hostKey", maxBytes: AgentCodec.maxKeyBlobBytes)
+    var hostName: String? = nil
+    if let hostKey {
+      let signature = try params.base64("hostKeySignature", maxBytes: AgentCodec.maxKeyBlobBytes)
+      if let refusal = SignReason.hostKeyRefusal(hostKey, signature: signature, for: signed) {
+        throw .invalidParams("hostKey", "cannot vouch for this signature: \(refusal)")
+      }
+      hostName = try broker.checkedName(params.optionalString("hostName"), field: "hostName")
+      if let hostName, hostName.utf8.count > Self.maxHostNameBytes || hostName.isEmpty {
+        throw .invalidParams("hostName", "must be 1…\(Self.maxHostNameBytes) bytes")
+      }
     }
-    self.reason = checked
-    hostKey = try params.optionalBase64("hostKey", maxBytes: AgentCodec.maxKeyBlobBytes)
+    self.hostKey = hostKey
+    reason = SignReason.text(for: signed, hostKey: hostKey, hostName: hostName, keyName: name)
   }
 }

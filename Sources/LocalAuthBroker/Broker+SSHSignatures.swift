@@ -39,6 +39,7 @@ extension Broker {
       log.sshSignature(entry)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
+        "reason": .string(request.reason),
       ]
     } catch {
       entry.outcome = error.code.name

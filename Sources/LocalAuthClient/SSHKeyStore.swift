@@ -97,43 +97,71 @@ public struct SSHKeyStore: Sendable {
     _ = try await connection.call(Method.sshKeyDelete, ["name": .string(name)])
   }
 
-  /// Signs `data` with the key named `name` after an evaluation of its policy showing `reason`.
-  /// `hostKey` is the server host key blob the session is bound to, for the journal. Returns the
-  /// DER ECDSA signature over SHA-256(data).
+  /// Signs `data` with the key named `name` after an evaluation of its policy. The daemon words
+  /// the prompt from the data: "ssh: sign in to HOST (SHA256:…) as USER" for a login (with `host`,
+  /// the session's host key, its signature over the session identifier, which the daemon checks,
+  /// and the host's name from known_hosts), "git/ssh-keygen: sign a file (namespace N)" for an
+  /// SSHSIG, else "ssh: sign data with key NAME". Returns the DER ECDSA signature over
+  /// SHA-256(data) and the reason shown.
   /// - Throws: the evaluation's `LAError` (userCancel, authenticationFailed, biometryLockout…),
-  ///   or `RPCError` (notFound for no such key).
-  public func sign(_ data: [UInt8], with name: String, reason: String, hostKey: [UInt8]? = nil)
-    async throws -> [UInt8]
+  ///   or `RPCError` (notFound for no such key, invalidParams for a host that did not sign).
+  public func sign(_ data: [UInt8], with name: String, host: SSHHostBinding? = nil) async throws
+    -> SSHSignature
   {
-    try signature(
-      from: await connection.call(
-        Method.sshKeySign, signParams(data, name: name, reason: reason, hostKey: hostKey)))
+    try SSHSignature(
+      await connection.call(Method.sshKeySign, signParams(data, name: name, host: host)))
   }
 
   /// The blocking form of `sign`, for threads that serve a socket (the prompt may take as long
   /// as the person does).
-  public func signAndWait(_ data: [UInt8], with name: String, reason: String, hostKey: [UInt8]?)
-    throws -> [UInt8]
+  public func signAndWait(_ data: [UInt8], with name: String, host: SSHHostBinding? = nil) throws
+    -> SSHSignature
   {
-    try signature(
-      from: connection.callAndWait(
-        Method.sshKeySign, signParams(data, name: name, reason: reason, hostKey: hostKey)))
+    try SSHSignature(
+      connection.callAndWait(Method.sshKeySign, signParams(data, name: name, host: host)))
   }
 
-  private func signParams(_ data: [UInt8], name: String, reason: String, hostKey: [UInt8]?)
-    -> JSONObject
-  {
+  private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?) -> JSONObject {
     [
       "name": .string(name), "data": .string(Base64.encode(data)),
-      "localizedReason": .string(reason), "hostKey": hostKey.map { .string(Base64.encode($0)) },
+      "hostKey": host.map { .string(Base64.encode($0.hostKey)) },
+      "hostKeySignature": host.map { .string(Base64.encode($0.signature)) },
+      "hostName": host?.name.map(JSONValue.string),
     ]
   }
+}
 
-  private func signature(from result: JSONValue) throws -> [UInt8] {
-    guard let text = result.objectValue?["signature"]?.stringValue, let der = Base64.decode(text)
+/// The server an ssh login is for, as `session-bind@openssh.com` told the agent.
+public struct SSHHostBinding: Sendable, Equatable {
+  /// The server's host key blob.
+  public var hostKey: [UInt8]
+  /// Its signature (`string algorithm, string signature`) over the session identifier.
+  public var signature: [UInt8]
+  /// The host's name as the user's known_hosts has it, if a plain line names it.
+  public var name: String?
+
+  /// A binding.
+  public init(hostKey: [UInt8], signature: [UInt8], name: String?) {
+    self.hostKey = hostKey
+    self.signature = signature
+    self.name = name
+  }
+}
+
+/// A signature by an SSH key, with the reason the prompt showed.
+public struct SSHSignature: Sendable, Equatable {
+  /// The DER ECDSA signature over SHA-256 of the data.
+  public var signature: [UInt8]
+  /// The reason the daemon showed.
+  public var reason: String
+
+  init(_ result: JSONValue) throws {
+    guard let object = result.objectValue, let text = object["signature"]?.stringValue,
+      let der = Base64.decode(text), let reason = object["reason"]?.stringValue
     else {
       throw RPCError(.internalError, "The daemon's signature answer is malformed.")
     }
-    return der
+    signature = der
+    self.reason = reason
   }
 }

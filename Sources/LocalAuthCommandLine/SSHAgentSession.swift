@@ -81,22 +81,23 @@ final class SSHAgentSession {
       log("localauthctl ssh-agent: refused a signature with \(key.name): \(refusal)")
       return AgentCodec.failure
     }
-    let binding = bindings.current
-    let needsHostName =
-      binding != nil && { if case .userAuthentication = signed { true } else { false } }()
-    let reason = SignReason.text(
-      for: signed, binding: binding, knownHosts: needsHostName ? Self.knownHosts() : nil,
-      keyName: key.name)
+    // The daemon words the prompt from the data; the agent adds what only it knows: the
+    // session's host key with its signature (checked again there) and the host's name.
+    var host: SSHHostBinding? = nil
+    if case .userAuthentication = signed, let binding = bindings.current {
+      host = SSHHostBinding(
+        hostKey: binding.hostKey, signature: binding.signature,
+        name: Self.knownHosts().flatMap { KnownHosts.hostName(for: binding.hostKey, in: $0) })
+    }
     do {
-      let der = try keys.signAndWait(
-        data, with: key.name, reason: reason, hostKey: binding?.hostKey)
-      guard let signature = SSHPublicKey.signatureBlob(fromDER: der) else {
+      let signed = try keys.signAndWait(data, with: key.name, host: host)
+      guard let signature = SSHPublicKey.signatureBlob(fromDER: signed.signature) else {
         return AgentCodec.failure
       }
-      log("localauthctl ssh-agent: signed with \(key.name): \(reason)")
+      log("localauthctl ssh-agent: signed with \(key.name): \(signed.reason)")
       return AgentCodec.signResponse(signature)
     } catch {
-      log("localauthctl ssh-agent: no signature with \(key.name) (\(reason)): \(error)")
+      log("localauthctl ssh-agent: no signature with \(key.name): \(error)")
       return AgentCodec.failure
     }
   }

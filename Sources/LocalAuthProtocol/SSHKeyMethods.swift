@@ -8,9 +8,12 @@ extension Method {
   public static let sshKeyList = "sshKey.list"
   /// `sshKey.delete {name}` → `{}`
   public static let sshKeyDelete = "sshKey.delete"
-  /// `sshKey.sign {name, data, localizedReason, hostKey?}` → `{signature, requestID}`: an evaluation of
-  /// the key's policy for the caller (no prompt within the key's reuse window), then an ECDSA P-256
-  /// signature over SHA-256(data), DER. `hostKey` (the bound server host key blob) goes to the journal.
+  /// `sshKey.sign {name, data, hostKey?, hostKeySignature?, hostName?}` → `{signature, requestID,
+  /// reason}`: an evaluation of the key's policy for the caller (no prompt within the key's reuse
+  /// window), then an ECDSA P-256 signature over SHA-256(data), DER. The daemon words the reason
+  /// from the data (a login, an SSHSIG file signature, anything else); for a login bound to a
+  /// server, `hostKey` and its `hostKeySignature` over the session identifier are checked against
+  /// the data, and `hostName` (from known_hosts) names it.
   public static let sshKeySign = "sshKey.sign"
 }
 

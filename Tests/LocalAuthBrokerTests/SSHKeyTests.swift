@@ -1,6 +1,7 @@
 import LocalAuthBroker
 import LocalAuthCrypto
 import LocalAuthProtocol
+import SSHAgent
 import Sensors
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
   {
     await client.call(
       Method.sshKeySign,
-      ["name": .string(name), "data": .string(Base64.encode(data)), "localizedReason": "ssh: test"])
+      ["name": .string(name), "data": .string(Base64.encode(data))])
   }
 
   @Test func everySignatureNeedsAnEvaluation() async throws {
@@ -75,6 +76,55 @@ import Testing
     _ = directory
   }
 
+  /// A login signature's data with `sessionID`, for user "alice".
+  private func login(_ sessionID: [UInt8]) -> [UInt8] {
+    var writer = SSHWireWriter()
+    writer.string(sessionID)
+    writer.byte(50)
+    writer.string("alice")
+    writer.string("ssh-connection")
+    writer.string("publickey")
+    writer.byte(1)
+    writer.string("ecdsa-sha2-nistp256")
+    writer.string([7])
+    return writer.bytes
+  }
+
+  @Test func theDaemonWordsTheReasonAndChecksTheHost() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work", reuse: 60)
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    var sshsig = SSHWireWriter()
+    for field in ["git", "", "sha512"] { sshsig.string(field) }
+    sshsig.string([UInt8](repeating: 1, count: 64))
+    let file = await sign(client, "work", Array("SSHSIG".utf8) + sshsig.bytes)
+    #expect(file?.object?["reason"] == "git/ssh-keygen: sign a file (namespace git)")
+
+    let hostKey = try P256PrivateKey.generate()
+    let host = SSHPublicKey(x963: hostKey.publicKey.x963)
+    let sessionID = [UInt8](repeating: 9, count: 32)
+    let signature = try #require(
+      SSHPublicKey.signatureBlob(fromDER: try hostKey.signature(for: sessionID)))
+    func signLogin(_ data: [UInt8], hostName: String) async -> Result<JSONValue, RPCError>? {
+      await client.call(
+        Method.sshKeySign,
+        [
+          "name": "work", "data": .string(Base64.encode(data)),
+          "hostKey": .string(Base64.encode(host.blob)),
+          "hostKeySignature": .string(Base64.encode(signature)), "hostName": .string(hostName),
+        ])
+    }
+    let good = await signLogin(login(sessionID), hostName: "example.org")
+    #expect(
+      good?.object?["reason"]
+        == .string("ssh: sign in to example.org (\(host.fingerprint)) as alice"))
+    // A host key that did not sign this session, or a name with escapes, is refused unsigned.
+    #expect(await signLogin(login([1, 2]), hostName: "example.org")?.code == .invalidParams)
+    #expect(await signLogin(login(sessionID), hostName: "evil\u{1b}[2J")?.code == .invalidParams)
+    _ = directory
+  }
+
   @Test func keysBelongToTheirUidOnly() async throws {
     let (harness, directory) = try rightsHarness()
     let owner = await harness.connect(uid: 1000)
@@ -111,9 +161,5 @@ import Testing
       #expect(error.data["reason"] == "tooManySSHKeys")
       #expect(error.data["limit"] == "MaxSSHKeysPerUID")
     }
-    let forged = await client.call(
-      Method.sshKeySign,
-      ["name": "k", "data": "AQID", "localizedReason": "ssh: sign in\u{1b}[2J to evil"])
-    #expect(forged?.code == .invalidParams)
   }
 }

@@ -19,13 +19,14 @@ struct SSHKeyStoreEndToEndTests {
 
     try await daemon.script("face", ["MATCH"])
     let message: [UInt8] = Array("commit".utf8)
-    let signature = try await store.sign(message, with: "swift", reason: "sign a commit")
+    let signed = try await store.sign(message, with: "swift")
+    #expect(signed.reason == "ssh: sign data with key swift")
     let publicKey = try P256PublicKey(x963: try #require(key.publicKeyX963))
-    #expect(publicKey.isValidSignature(signature, for: message))
+    #expect(publicKey.isValidSignature(signed.signature, for: message))
 
     try await daemon.script("face", ["CANCEL"])
     let cancelled = await #expect(throws: LAError.self) {
-      try await store.sign(message, with: "swift", reason: "sign again")
+      try await store.sign(message, with: "swift")
     }
     #expect(cancelled?.code == .userCancel)
     #expect(try await store.keys().first?.lastUsedAt != nil)

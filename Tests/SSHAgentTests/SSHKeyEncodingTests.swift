@@ -79,20 +79,47 @@ import Testing
 
   @Test func reasonsNameHostUserAndNamespace() throws {
     let host = SSHPublicKey(x963: try P256PrivateKey.generate().publicKey.x963)
-    let bind = SessionBind(hostKey: host.blob, sessionID: [1], signature: [], isForwarding: false)
     let login = SignedData.userAuthentication(
       sessionID: [1], user: "bob\n", keyBlob: [], hostKey: nil)
-    let known = "example.org ecdsa-sha2-nistp256 " + Base64.encode(host.blob)
     #expect(
-      SignReason.text(for: login, binding: bind, knownHosts: known, keyName: "k")
+      SignReason.text(for: login, hostKey: host.blob, hostName: "example.org", keyName: "k")
         == "ssh: sign in to example.org (\(host.fingerprint)) as bob\\n")
     #expect(
-      SignReason.text(for: login, binding: bind, knownHosts: nil, keyName: "k")
+      SignReason.text(for: login, hostKey: host.blob, hostName: nil, keyName: "k")
         == "ssh: sign in to \(host.fingerprint) as bob\\n")
     #expect(
+      SignReason.text(for: login, hostKey: nil, hostName: nil, keyName: "k")
+        == "ssh: sign in as bob\\n (host not bound)")
+    #expect(
       SignReason.text(
-        for: .fileSignature(namespace: "git"), binding: nil, knownHosts: nil, keyName: "k")
+        for: .fileSignature(namespace: "git"), hostKey: nil, hostName: nil, keyName: "k")
         == "git/ssh-keygen: sign a file (namespace git)")
+    #expect(
+      SignReason.text(for: .other, hostKey: nil, hostName: nil, keyName: "k")
+        == "ssh: sign data with key k")
+  }
+
+  @Test func onlyTheHostThatSignedTheSessionVouchesForALogin() throws {
+    let hostKey = try P256PrivateKey.generate()
+    let host = SSHPublicKey(x963: hostKey.publicKey.x963).blob
+    let sessionID: [UInt8] = Array(repeating: 5, count: 32)
+    let signature = try #require(
+      SSHPublicKey.signatureBlob(fromDER: try hostKey.signature(for: sessionID)))
+    let login = SignedData.userAuthentication(
+      sessionID: sessionID, user: "u", keyBlob: [], hostKey: nil)
+    #expect(SignReason.hostKeyRefusal(host, signature: signature, for: login) == nil)
+    let bound = SignedData.userAuthentication(
+      sessionID: sessionID, user: "u", keyBlob: [], hostKey: host)
+    #expect(SignReason.hostKeyRefusal(host, signature: signature, for: bound) == nil)
+    let otherHost = SignedData.userAuthentication(
+      sessionID: sessionID, user: "u", keyBlob: [], hostKey: [1])
+    #expect(SignReason.hostKeyRefusal(host, signature: signature, for: otherHost) != nil)
+    let otherSession = SignedData.userAuthentication(
+      sessionID: [1], user: "u", keyBlob: [], hostKey: nil)
+    #expect(SignReason.hostKeyRefusal(host, signature: signature, for: otherSession) != nil)
+    #expect(
+      SignReason.hostKeyRefusal(host, signature: signature, for: .fileSignature(namespace: "git"))
+        != nil)
   }
 
   @Test func bindingsRefuseBadSignaturesAndOtherSessions() throws {

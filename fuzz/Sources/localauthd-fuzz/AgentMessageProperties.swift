@@ -26,7 +26,11 @@ enum AgentMessageProperties {
         }
         let signed = SignedData(data)
         _ = bindings.refusal(for: signed)
-        _ = SignReason.text(for: signed, binding: bindings.current, knownHosts: nil, keyName: "k")
+        _ = SignReason.text(
+          for: signed, hostKey: bindings.current?.hostKey, hostName: nil, keyName: "k")
+        if let bound = bindings.current {
+          _ = SignReason.hostKeyRefusal(bound.hostKey, signature: bound.signature, for: signed)
+        }
       case .sessionBind(let bind):
         precondition(bind.sessionID.count <= AgentCodec.maxSessionIDBytes, "session id too long")
         try? bindings.bind(bind)
