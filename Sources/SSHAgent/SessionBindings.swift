@@ -1,9 +1,10 @@
 import LocalAuthCrypto
 
 /// The sessions one agent connection was bound to with `session-bind@openssh.com`, and OpenSSH's
-/// rule for them: once bound, a user-authentication signature is given only for the session bound
-/// last, and only for its host key (a request for another host, or replayed from another session,
-/// is refused).
+/// rules for them (ssh-agent.c, which applies them to destination-constrained keys; this agent
+/// applies them to every key): a connection bound for an authentication is never bound again; a
+/// login signature is given only for the session bound last and only for its host key, never on
+/// a hop bound for forwarding, and past the first hop only when the login names its host key.
 public struct SessionBindings: Sendable {
   /// The most bindings one connection may make (OpenSSH's AGENT_MAX_SESSION_IDS).
   public static let maxBindings = 16
@@ -23,6 +24,9 @@ public struct SessionBindings: Sendable {
   public mutating func bind(_ bind: SessionBind) throws(SSHWireError) {
     guard HostKeyVerifier.verify(bind.signature, of: bind.sessionID, by: bind.hostKey) else {
       throw SSHWireError("the host key's signature over the session identifier does not verify")
+    }
+    guard bindings.allSatisfy(\.isForwarding) else {
+      throw SSHWireError("this connection was already bound for an authentication")
     }
     if let earlier = bindings.first(where: { $0.sessionID == bind.sessionID }) {
       guard earlier.hostKey == bind.hostKey else {
@@ -46,6 +50,12 @@ public struct SessionBindings: Sendable {
     }
     if let hostKey, hostKey != current.hostKey {
       return "the request names another host than the one this connection is bound to"
+    }
+    if current.isForwarding {
+      return "the connection is bound for forwarding the agent, not for signing in"
+    }
+    if bindings.count > 1 && hostKey == nil {
+      return "a login through a forwarded agent must name its host key"
     }
     return nil
   }

@@ -122,6 +122,37 @@ import Testing
         != nil)
   }
 
+  /// A binding of a fresh ECDSA host key, which really signed `sessionID`.
+  private func signedBind(_ sessionID: [UInt8], forwarding: Bool) throws -> SessionBind {
+    let hostKey = try P256PrivateKey.generate()
+    let signature = try #require(
+      SSHPublicKey.signatureBlob(fromDER: try hostKey.signature(for: sessionID)))
+    return SessionBind(
+      hostKey: SSHPublicKey(x963: hostKey.publicKey.x963).blob, sessionID: sessionID,
+      signature: signature, isForwarding: forwarding)
+  }
+
+  @Test func forwardingHopsFollowOpenSSHsRules() throws {
+    var bindings = SessionBindings()
+    let first = try signedBind([1], forwarding: true)
+    try bindings.bind(first)
+    // Signing in on a hop bound for forwarding is refused.
+    let onHop = SignedData.userAuthentication(sessionID: [1], user: "u", keyBlob: [], hostKey: nil)
+    #expect(bindings.refusal(for: onHop) != nil)
+    let second = try signedBind([2], forwarding: false)
+    try bindings.bind(second)
+    // Past the first hop a login must name its host key, the one bound last.
+    let unnamed = SignedData.userAuthentication(
+      sessionID: [2], user: "u", keyBlob: [], hostKey: nil)
+    #expect(bindings.refusal(for: unnamed) != nil)
+    let named = SignedData.userAuthentication(
+      sessionID: [2], user: "u", keyBlob: [], hostKey: second.hostKey)
+    #expect(bindings.refusal(for: named) == nil)
+    // Bound for an authentication: no further binding, not even the same one.
+    #expect(throws: SSHWireError.self) { try bindings.bind(second) }
+    #expect(throws: SSHWireError.self) { try bindings.bind(try signedBind([3], forwarding: true)) }
+  }
+
   @Test func bindingsRefuseBadSignaturesAndOtherSessions() throws {
     var bindings = SessionBindings()
     let bogus = SessionBind(
@@ -147,7 +178,7 @@ import Testing
       sessionID: [1], user: "u", keyBlob: [], hostKey: nil)
     #expect(bindings.refusal(for: otherSession) != nil)
     #expect(bindings.refusal(for: .fileSignature(namespace: "git")) == nil)
-    // The same session identifier cannot be rebound to another key.
+    // A connection bound for an authentication is never bound again.
     let otherKey = try P256PrivateKey.generate()
     let otherSignature = try #require(
       SSHPublicKey.signatureBlob(fromDER: try otherKey.signature(for: sessionID)))
