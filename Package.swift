@@ -96,6 +96,7 @@ let package = Package(
         "localauthd",
       ]),
     .testTarget(
-      name: "DocumentationTests", dependencies: ["LocalAuthServer", "LocalAuthCommandLine"]),
+      name: "DocumentationTests",
+      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol"]),
   ]
 )
