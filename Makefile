@@ -74,7 +74,7 @@ deb-deps: deps
 	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
 
 # Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
-test-deps: deps doc-deps deb-deps pam-deps
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps
 	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
@@ -101,6 +101,7 @@ test:
 	$(MAKE) test-samples
 	$(MAKE) test-readme
 	$(MAKE) test-pam
+	$(MAKE) test-ssh
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
@@ -176,3 +177,4 @@ install-localauthd-man: check-doc-packages
 include systemd/install.mk
 include mk/bench.mk
 include mk/pam.mk
+include mk/ssh.mk
