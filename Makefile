@@ -102,10 +102,13 @@ test-readme: build
 	Tests/readme/run.sh
 
 # Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
-# against a real demo daemon; a forged signature must fail verification there.
+# against a real demo daemon; a forged signature must fail verification there. Then app code as
+# developers write it (Examples/AppFidelity: helpers, view models, LAContext test doubles, Apple's
+# documentation snippets; `import LocalAuthentication` unchanged), in Swift 5 and Swift 6 mode.
 test-samples:
 	$(SWIFT) build --product localauthd
 	Examples/AppleSamples/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
+	Examples/AppFidelity/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
 
 # LocalAuthClient's DocC catalog (articles and the porting guide) as a static site in .build/docs,
 # with the toolchain's own docc (no package plugin needed).
@@ -119,10 +122,10 @@ docs: build
 
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources Examples/AppFidelity/Package.swift Examples/AppFidelity/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources Examples/AppFidelity/Package.swift Examples/AppFidelity/Sources
 
 clean:
 	rm -rf .build

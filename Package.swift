@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "localauthctl", targets: ["localauthctl"]),
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
+    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
   ],
   targets: [
@@ -41,10 +42,15 @@ let package = Package(
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
         "CLocalAuthSystem", "ExternalDrivers",
       ]),
+    // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
+    // API with Foundation re-exported, then the same under Apple's framework name.
     .target(
-      name: "LocalAuthClient",
+      name: "LocalAuthClientCore",
       dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
-    .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
+    .target(name: "LocalAuthClient", dependencies: ["LocalAuthClientCore", "LocalAuthProtocol"]),
+    .target(name: "LocalAuthentication", dependencies: ["LocalAuthClient"]),
+    .target(
+      name: "LocalAuthCommandLine", dependencies: ["LocalAuthClientCore", "LocalAuthProtocol"]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
@@ -52,7 +58,7 @@ let package = Package(
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
     .executableTarget(
       name: "localauthctl",
-      dependencies: ["LocalAuthCommandLine", "LocalAuthClient", "LocalAuthProtocol"]),
+      dependencies: ["LocalAuthCommandLine", "LocalAuthClientCore", "LocalAuthProtocol"]),
     .executableTarget(
       name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
 
@@ -82,7 +88,8 @@ let package = Package(
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [
-        "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport",
+        "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine", "LocalAuthProtocol",
+        "LocalAuthTestSupport",
         "localauthctl",
         "localauthd",
       ]),

@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Parses localauthctl's arguments (without the program name). Global options and `--help`

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Runs a localauthctl command line against the daemon and returns its exit status.
@@ -99,12 +99,12 @@ public struct CommandRunner: Sendable {
       standardOutput(output.status(try await broker.status()))
     case .canEvaluate(let policy):
       try connection.connect()
-      let context = LAContext(connection: connection)
+      let context = LocalAuthContext(connection: connection)
       try context.canEvaluatePolicy(policy)
       standardOutput(output.canEvaluate(policy, biometryType: context.biometryType))
     case .evaluate(let policy, let reason, let reuse, _):
       try connection.connect()
-      let context = LAContext(connection: connection)
+      let context = LocalAuthContext(connection: connection)
       if let reuse { context.touchIDAuthenticationAllowableReuseDuration = reuse }
       let success = try await EvaluationProgress(runner: self, output: output).evaluate(
         context, policy, reason: reason)

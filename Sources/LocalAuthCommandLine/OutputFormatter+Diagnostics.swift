@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Output of `doctor`, `trace` and `replay`. Client names, app ids and reasons are chosen by

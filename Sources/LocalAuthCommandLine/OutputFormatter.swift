@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Turns results into localauthctl's output: aligned text for people, or one JSON object

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalAuthClient
+import LocalAuthClientCore
 
 /// `localauthctl agent`: a terminal prompt agent, like `pkttyagent`. It shows each of the user's prompts
 /// (app, reason, sensor), reads the passcode with echo off, cancels on Esc or Ctrl-C, takes the fallback on
