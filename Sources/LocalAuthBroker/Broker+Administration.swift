@@ -93,7 +93,9 @@ extension Broker {
         .invalidParams, "Invalid params: 'commands' \(error.description); nothing was applied.",
         data: ["field": "commands", "line": .int(error.line)])
     }
+    noteEnrolment(owner: configuration.setupOwner)
     let queued = scriptable.script(commands, replace: replace)
+    noteEnrolment(owner: configuration.setupOwner)
     revalidateAllRights()
     announceEnvironmentChange()
     return ["queued": .int(queued)]
@@ -109,8 +111,10 @@ extension Broker {
     guard ScriptCommand.isSaneIdentity(identity) else {
       throw .invalidParams("identity", ScriptCommand.identityRule)
     }
+    noteEnrolment(owner: owner.uid)
     let enrolled =
       enroll ? driver.enroll(identity, for: owner.uid) : driver.unenroll(identity, for: owner.uid)
+    noteEnrolment(owner: owner.uid)
     revalidateAllRights()
     announceEnvironmentChange()
     return ["enrolled": .array(enrolled.map(JSONValue.string))]

@@ -84,6 +84,17 @@ func domainParts(_ context: LAContext) -> (LADomainStateBiometry, LADomainStateC
   (context.domainState.biometry, context.domainState.companion)
 }
 
+/// Apple's log-in sample, with its shared context: "If you use the same context on multiple
+/// attempts, then a previously successful authentication causes the next policy evaluation to
+/// succeed without testing biometry again." Returns whether the daemon reused the success.
+func logInTwice(with context: LAContext) async throws -> Bool {
+  try await context.evaluatePolicy(
+    .deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
+  let again = try await context.evaluate(
+    .deviceOwnerAuthenticationWithBiometrics, localizedReason: "Log in")
+  return again.reused
+}
+
 /// Legacy names an old code base still uses.
 @available(*, deprecated)
 func legacyNoBiometry(_ context: LAContext) -> Bool {

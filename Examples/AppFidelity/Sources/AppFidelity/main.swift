@@ -101,5 +101,21 @@ LAEnvironment.currentUser.addObserver(observer)
 LAEnvironment.currentUser.removeObserver(observer)
 check(observer.changes == 0, "LAEnvironment.Observer (an NSObject, not Sendable) registers")
 
+// Documented behaviours.
+check(
+  (try? await logInTwice(with: LAContext())) == true,
+  "a context that succeeded succeeds again without a new capture")
+let stateContext = LAContext()
+stateContext.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: nil)
+check(
+  stateContext.evaluatedPolicyDomainState?.count == 16,
+  "evaluatedPolicyDomainState decodes to the daemon's 16 bytes")
+let watch = EnrollmentWatch()
+_ = watch.biometryChanged()
+let broker = Broker(connection: .shared)
+_ = try await broker.enroll(sensor: "face", identity: "second-face")
+_ = try await broker.unenroll(sensor: "face", identity: "second-face")
+check(watch.biometryChanged(), "domain state differs after an enrolment added then removed")
+
 print(failures == 0 ? "all app fidelity checks passed" : "\(failures) app fidelity check(s) failed")
 exit(failures == 0 ? 0 : 1)
