@@ -6,16 +6,16 @@ DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd s
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
-# `make run` binds where localauthd binds by default (SocketLocation: $LOCALAUTHD_SOCKET, else
-# /run/localauthd/localauthd.sock as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock, else
-# /tmp/localauthd-UID/localauthd.sock), so localauthctl and LocalAuthClient find it unaided;
-# RUN_SOCKET=PATH overrides it (then export LOCALAUTHD_SOCKET=PATH for the clients).
-RUN_SOCKET ?=
+# `make run` never binds the service's socket (/run/localauthd/localauthd.sock), even as root: its
+# demo daemon (passcode 1234) serves a private socket in this clone, per user, and prints the
+# `export LOCALAUTHD_SOCKET=…` line the clients need (`make -s run-socket` prints the path too).
+# RUN_SOCKET=PATH names another one.
+RUN_SOCKET ?= $(CURDIR)/.build/demo-$(shell id -u)/localauthd.sock
 # Demo state (persisted rights, device key) lives in a scratch directory of this clone, per user,
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps build man release run test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run run-socket test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
@@ -49,9 +49,14 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 run: build
-	mkdir -p -m 700 $(RUN_STATE)
+	mkdir -p -m 700 $(RUN_STATE) $(dir $(RUN_SOCKET))
+	@echo "In another terminal: export LOCALAUTHD_SOCKET=$(RUN_SOCKET) PATH=\"$$($(SWIFT) build --show-bin-path):\$$PATH\""
 	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --state-dir $(RUN_STATE) \
-		$(if $(RUN_SOCKET),--socket $(RUN_SOCKET))
+		--socket $(RUN_SOCKET)
+
+# The socket `make run` serves (for `export LOCALAUTHD_SOCKET=$(make -s run-socket)`).
+run-socket:
+	@echo $(RUN_SOCKET)
 
 test: deps format-check
 	$(SWIFT) build --build-tests

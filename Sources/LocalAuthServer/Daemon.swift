@@ -142,9 +142,21 @@ public final class Daemon {
         "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode); both belong to uid \(configuration.setupOwnerUID) (the user running the daemon)"
       )
       if !socketActivated, let boundPath {
-        log.notice("try: localauthctl status, or socat - UNIX-CONNECT:\(boundPath)")
+        log.notice(
+          "try, in another terminal: export LOCALAUTHD_SOCKET=\(boundPath); \(Self.controlToolPath) status (or socat - UNIX-CONNECT:\(boundPath))"
+        )
       }
     }
+  }
+
+  /// localauthctl's full path when it sits next to this daemon (a build directory), so the demo
+  /// hint works from a second terminal where it is not on PATH; else the bare name.
+  static var controlToolPath: String {
+    guard let daemon = executablePath(of: getpid()), let slash = daemon.lastIndex(of: "/") else {
+      return "localauthctl"
+    }
+    let candidate = String(daemon[..<slash]) + "/localauthctl"
+    return access(candidate, X_OK) == 0 ? candidate : "localauthctl"
   }
 
   private func listen() throws {

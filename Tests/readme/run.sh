@@ -4,9 +4,17 @@
 # (RUN_SOCKET for make run, LOCALAUTHD_SOCKET for the clients) and a fresh state directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# Unless told otherwise, make run serves a private socket in the clone, never the service's.
+default_socket=$(env -u RUN_SOCKET make -s run-socket)
+case "$default_socket" in
+  "$PWD/.build/"*) echo "ok    make run's default socket is private: $default_socket" ;;
+  *) echo "FAIL  make run would serve $default_socket, not a socket under $PWD/.build"; exit 1 ;;
+esac
 dir=$(mktemp -d /tmp/localauthd-readme.XXXXXX)
 chmod 700 "$dir"
 export LOCALAUTHD_SOCKET="$dir/localauthd.sock"
+# The README's `export LOCALAUTHD_SOCKET=$(make -s run-socket)` then names this socket too.
+export RUN_SOCKET="$LOCALAUTHD_SOCKET"
 setsid make -s run RUN_SOCKET="$LOCALAUTHD_SOCKET" RUN_STATE="$dir/state" >"$dir/run.log" 2>&1 &
 make_pid=$!
 cleanup() {
@@ -19,6 +27,11 @@ trap cleanup EXIT
 for _ in $(seq 600); do [ -S "$LOCALAUTHD_SOCKET" ] && break; sleep 0.1; done
 [ -S "$LOCALAUTHD_SOCKET" ] || { echo "make run did not serve $LOCALAUTHD_SOCKET:"; cat "$dir/run.log"; exit 1; }
 status=0
+# The demo hint names localauthctl by its full path and the socket to export.
+hint="export LOCALAUTHD_SOCKET=$LOCALAUTHD_SOCKET; $(swift build --show-bin-path)/localauthctl status"
+if grep -qF "$hint" "$dir/run.log"; then echo "ok    the daemon's hint: $hint"; else
+  echo "FAIL  the daemon's hint lacks: $hint"; cat "$dir/run.log"; status=1
+fi
 for round in 1 2; do
   echo "=== README first session, round $round"
   python3 Tests/readme/first-session.py || status=1
