@@ -13,7 +13,10 @@ extension Broker {
   func sensor(named params: ParamReader) throws(RPCError) -> any SensorDriver {
     let name = try params.nonEmptyString("sensor")
     guard let sensor = sensors.driver(named: name) else {
-      throw RPCError(.notFound, "No such sensor: \(name).", data: ["field": "sensor"])
+      let names = sensors.drivers.map(\.name).joined(separator: ", ")
+      throw RPCError(
+        .notFound, "No such sensor: \(name). Sensors: \(names.isEmpty ? "none" : names).",
+        data: ["field": "sensor"])
     }
     return sensor
   }

@@ -95,7 +95,9 @@ public enum CommandParser {
       if wantsHelp { return Invocation(options: options, command: .help(subcommand: nil)) }
       throw UsageError("missing subcommand")
     }
-    guard subcommands.contains(name) else { throw UsageError("unknown subcommand '\(name)'") }
+    guard subcommands.contains(name) else {
+      throw UsageError(NextSteps.unknownSubcommand(name))
+    }
     if wantsHelp {
       return Invocation(options: options, command: .help(subcommand: name == "help" ? nil : name))
     }
@@ -117,7 +119,7 @@ struct Arguments {
     case "help":
       let topic = values.isEmpty ? nil : values.removeFirst()
       if let topic, !CommandParser.subcommands.contains(topic) {
-        throw usage("unknown subcommand '\(topic)'")
+        throw usage(NextSteps.unknownSubcommand(topic))
       }
       return .help(subcommand: topic)
     case "status": return .status
@@ -185,7 +187,7 @@ struct Arguments {
     case "handoff": return .handoff(try handoffCommand())
     case "doctor", "trace", "replay": return try diagnosticsCommand()
     default:
-      throw usage("unknown subcommand '\(subcommand)'")
+      throw usage(NextSteps.unknownSubcommand(subcommand))
     }
   }
 

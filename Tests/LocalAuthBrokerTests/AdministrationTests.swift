@@ -56,9 +56,12 @@ import Testing
     #expect(error.code == .invalidParams)
     #expect(error.data["line"] == 2)
     #expect(harness.face.queuedCommands == 0)
-    #expect(
-      await root.call(Method.sensorsScript, ["sensor": "nope", "commands": ["MATCH"]])?.code
-        == .notFound)
+    let unknown = await root.call(Method.sensorsScript, ["sensor": "fac", "commands": ["MATCH"]])
+    #expect(unknown?.code == .notFound)
+    // The error lists the sensors there are, so a typo is easy to fix.
+    if case .failure(let error)? = unknown {
+      #expect(error.message.hasPrefix("No such sensor: fac. Sensors: face, "))
+    }
   }
 
   @Test func passcodeRulesAndClearing() async {

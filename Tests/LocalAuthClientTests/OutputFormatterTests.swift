@@ -45,9 +45,11 @@ import Testing
     )
     #expect(
       text.failure(RPCError(.alreadyInProgress)).hasPrefix("error: alreadyInProgress (-32001): "))
+    // A missing daemon says how to start one.
     #expect(
       text.failure(ConnectionError(socketPath: "/x", errno: -2))
-        == "error: cannotConnect: cannot connect to /x: No such file or directory")
+        == "error: cannotConnect: cannot connect to /x: No such file or directory; is localauthd running? Start the service with `sudo systemctl start localauthd.socket`, or `make run` in a clone (then export the LOCALAUTHD_SOCKET it prints)"
+    )
   }
 
   @Test func formatsProgressAndStatus() {
