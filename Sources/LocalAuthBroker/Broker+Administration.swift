@@ -73,6 +73,11 @@ extension Broker {
           }
           if let scriptable = driver as? any ScriptableSensor {
             entry["queuedCommands"] = .int(scriptable.queuedCommands)
+            entry["defaultMode"] = .string(scriptable.defaultBehavior.rawValue)
+            // Only those who may script a sensor see its script.
+            if client.isAdmin {
+              entry["queuedScript"] = .array(scriptable.queuedScript.map(JSONValue.string))
+            }
           }
           return .object(entry)
         }),

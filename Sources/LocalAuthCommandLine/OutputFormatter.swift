@@ -46,19 +46,32 @@ public struct OutputFormatter: Sendable {
           "enrolled": .array(sensor.enrolled.map(JSONValue.string)),
           "lockedOut": .bool(sensor.lockedOut),
           "failedAttempts": .int(sensor.failedAttempts),
+          "defaultMode": sensor.defaultMode.map(JSONValue.string) ?? .null,
+          "queuedCommands": .int(sensor.queuedCommands),
+          "queuedScript": .array(sensor.queuedScript.map(JSONValue.string)),
         ]
       }
       return encode(["sensors": .array(list)])
     }
-    let header = ["SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED"]
+    let header = [
+      "SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED", "DEFAULT", "QUEUED",
+    ]
     let rows = sensors.map { sensor in
       [
         sensor.name, sensor.kind, sensor.available ? "yes" : "no", sensor.lockedOut ? "yes" : "no",
         String(sensor.failedAttempts),
         sensor.enrolled.isEmpty ? "-" : sensor.enrolled.joined(separator: ","),
+        sensor.defaultMode ?? "-", Self.queued(sensor),
       ].map(PrintableText.escaped)
     }
     return table([header] + rows)
+  }
+
+  /// A sensor's queued script: "-", the commands ("SLEEP 800, MATCH"), or their count when only
+  /// that is shown.
+  static func queued(_ sensor: SensorState) -> String {
+    if !sensor.queuedScript.isEmpty { return sensor.queuedScript.joined(separator: ", ") }
+    return sensor.queuedCommands == 0 ? "-" : "\(sensor.queuedCommands) commands"
   }
 
   /// `can-evaluate` success.

@@ -74,7 +74,7 @@ public enum Usage {
     case "monitor":
       "Usage: localauthctl monitor\n\nFollow queued/started/feedback/fallback/finished events until interrupted."
     case "sensors":
-      "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout and failed attempts."
+      "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout, failed attempts, and for\nsimulated sensors the default answer (DEFAULT) and the queued script (QUEUED)."
     case "sim":
       """
       Usage: localauthctl sim SENSOR COMMAND... [--replace]
