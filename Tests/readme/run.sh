@@ -36,4 +36,9 @@ for round in 1 2; do
   echo "=== README first session, round $round"
   python3 Tests/readme/first-session.py || status=1
 done
+# The README's own session is not a bug: doctor finds nothing in it.
+doctor=$("$(swift build --show-bin-path)/localauthctl" doctor 2>&1) || true
+if [[ $doctor == "No findings"* ]]; then echo "ok    doctor: $doctor"; else
+  echo "FAIL  doctor flags the README's first session: $doctor"; status=1
+fi
 exit $status
