@@ -1,3 +1,5 @@
+import LocalAuthProtocol
+
 /// Apple's `NSErrorPointer` (Foundation on Linux has none): `var error: NSError?` passed as `&error`.
 public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?
 
@@ -76,4 +78,35 @@ extension LAError: _ObjectiveCBridgeable {
   public static func _unconditionallyBridgeFromObjectiveC(_ source: NSError?) -> LAError {
     source.flatMap { LAError(bridging: $0) } ?? LAError(.systemCancel)
   }
+}
+
+// The daemon's own errors (notFound, alreadyExists, permissionDenied, …) and a daemon out of
+// reach, as NSErrors that say what happened: `localizedDescription` is the daemon's message and
+// `code` its JSON-RPC code, never Foundation's generic "The operation could not be completed"
+// with code 1.
+
+extension RPCError: CustomNSError, LocalizedError {
+  /// "localauthd.RPCError".
+  public static var errorDomain: String { "localauthd.RPCError" }
+  /// The JSON-RPC code (-32004 notFound, -32005 alreadyExists, …).
+  public var errorCode: Int { code.rawValue }
+  /// The message, the code's name and the request ID when there is one.
+  public var errorUserInfo: [String: Any] {
+    var info: [String: Any] = [NSLocalizedDescriptionKey: message, "name": code.name]
+    if let requestID { info["requestID"] = requestID }
+    return info
+  }
+  /// The daemon's message.
+  public var errorDescription: String? { message }
+}
+
+extension ConnectionError: CustomNSError, LocalizedError {
+  /// "localauthd.ConnectionError".
+  public static var errorDomain: String { "localauthd.ConnectionError" }
+  /// -1, as `canEvaluatePolicy(_:error:)` reports it.
+  public var errorCode: Int { -1 }
+  /// The description under `NSLocalizedDescriptionKey`.
+  public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
+  /// "cannot connect to PATH: REASON".
+  public var errorDescription: String? { description }
 }

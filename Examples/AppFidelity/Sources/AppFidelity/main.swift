@@ -26,6 +26,10 @@ check(
   "LAError.userInfo holds the localized description")
 let bridged = LAError(_nsError: NSError(domain: LAErrorDomain, code: Int(kLAErrorAppCancel)))
 check(bridged.code == .appCancel, "LAError(_nsError:)")
+let someError: any Error = LAError(.userCancel)
+check(
+  (someError as NSError).code == -2 && someError.localizedDescription == cancel.message,
+  "any Error holding an LAError: code -2 and the daemon's message")
 let id = UUID()
 check(!id.uuidString.isEmpty, "Foundation comes with the import (UUID, Data, DispatchQueue)")
 
@@ -116,6 +120,16 @@ let broker = Broker(connection: .shared)
 _ = try await broker.enroll(sensor: "face", identity: "second-face")
 _ = try await broker.unenroll(sensor: "face", identity: "second-face")
 check(watch.biometryChanged(), "domain state differs after an enrolment added then removed")
+do {
+  _ = try await LARightStore.shared.right(forIdentifier: "com.example.never-saved")
+  check(false, "LARightStore: a right never saved is not found")
+} catch {
+  let nsError = error as NSError
+  check(
+    nsError.code != 1 && nsError.localizedDescription.contains("No persisted right"),
+    "LARightStore not found says so: \(nsError.domain) \(nsError.code) \(nsError.localizedDescription)"
+  )
+}
 
 print(failures == 0 ? "all app fidelity checks passed" : "\(failures) app fidelity check(s) failed")
 exit(failures == 0 ? 0 : 1)
