@@ -117,7 +117,12 @@ public struct CommandRunner: Sendable {
       standardOutput(
         output.done("cancelled \(requestID)", ["cancelled": true, "requestID": .string(requestID)]))
     case .monitor:
-      for await event in try await broker.monitor() { standardOutput(output.monitor(event)) }
+      let events = try await broker.monitor()
+      // A first line at once (on stderr, so --json output stays one event per line).
+      standardError(
+        "localauthctl monitor: following localauthd at \(PrintableText.escaped(connection.socketPath)); one line per event from now on (Ctrl-C stops)."
+      )
+      for await event in events { standardOutput(output.monitor(event)) }
       throw LAError(
         .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost")
     case .sensors:

@@ -43,6 +43,8 @@ extension OutputFormatter {
         "(\(report.repeatsNotReported) repeats of a finding within 10 s are counted, not listed; "
           + "the latest \(report.findings.count) are shown)")
     }
+    // The daemon counts milliseconds since it started; people read the local time.
+    let startedAt = now() - report.uptimeMs
     var clients: [String] = []
     var byClient: [String: [BrokerFinding]] = [:]
     for finding in report.findings {
@@ -55,7 +57,8 @@ extension OutputFormatter {
       lines.append("")
       lines.append(client + ":")
       for finding in byClient[client] ?? [] {
-        lines.append("  at \(finding.atMs) ms, pid \(finding.clientPID): " + sentence(finding))
+        let when = WallClock.format(milliseconds: startedAt + finding.atMs)
+        lines.append("  at \(when), pid \(finding.clientPID): " + sentence(finding))
         lines.append("    Likely cause and fix: " + advice(finding.kind))
       }
     }

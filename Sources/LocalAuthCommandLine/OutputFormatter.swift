@@ -6,9 +6,15 @@ import LocalAuthProtocol
 public struct OutputFormatter: Sendable {
   /// Whether to write JSON.
   public let json: Bool
+  /// The wall clock, in milliseconds since 1970 (`doctor` turns the daemon's uptime offsets into
+  /// local times with it).
+  let now: @Sendable () -> Int
 
   /// A formatter for text or JSON.
-  public init(json: Bool) { self.json = json }
+  public init(json: Bool, now: @escaping @Sendable () -> Int = WallClock.nowMilliseconds) {
+    self.json = json
+    self.now = now
+  }
 
   /// `status`.
   public func status(_ status: BrokerStatus) -> String {

@@ -30,8 +30,12 @@ import Testing
       ],
       "uptimeMs": 5000,
     ])
-    let doctor = OutputFormatter(json: false).doctor(report, appID: nil)
+    // The daemon started 5000 ms before "now"; the finding came 1540 ms after the start.
+    let now = 1_800_000_000_000
+    let doctor = OutputFormatter(json: false, now: { now }).doctor(report, appID: nil)
     #expect(doctor.contains("evaluated again 40 ms after the user saw userCancel"))
+    #expect(doctor.contains("at \(WallClock.format(milliseconds: now - 5000 + 1540)), pid 42"))
+    #expect(!doctor.contains("1540 ms"))
     #expect(doctor.contains("R1") && doctor.contains("R2"))
     let timeline = OutputFormatter(json: false).timeline(
       EvaluationTrace(evaluations: [evaluation([])]))
