@@ -1,7 +1,8 @@
 #!/bin/bash
-# `make test-readme`: the README's first session, twice in a row, against `make run` (the demo
-# daemon as the README starts it), on a private socket given the documented way
-# (RUN_SOCKET for make run, LOCALAUTHD_SOCKET for the clients) and a fresh state directory.
+# `make test-readme`: the README's sessions against `make run` (the demo daemon as the README
+# starts it), on a private socket given the documented way (RUN_SOCKET for make run,
+# LOCALAUTHD_SOCKET for the clients) and a fresh state directory: the founding bug's recipe and
+# what doctor says (once: doctor counts since start), then the first session twice in a row.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # Unless told otherwise, make run serves a private socket in the clone, never the service's.
@@ -32,9 +33,11 @@ hint="export LOCALAUTHD_SOCKET=$LOCALAUTHD_SOCKET; $(swift build --show-bin-path
 if grep -qF "$hint" "$dir/run.log"; then echo "ok    the daemon's hint: $hint"; else
   echo "FAIL  the daemon's hint lacks: $hint"; cat "$dir/run.log"; status=1
 fi
+echo "=== README founding bug and doctor"
+python3 Tests/readme/sessions.py founding-bug || status=1
 for round in 1 2; do
   echo "=== README first session, round $round"
-  python3 Tests/readme/first-session.py || status=1
+  python3 Tests/readme/sessions.py first-session || status=1
 done
 # The README's own session is not a bug: doctor finds nothing in it.
 doctor=$("$(swift build --show-bin-path)/localauthctl" doctor 2>&1) || true
