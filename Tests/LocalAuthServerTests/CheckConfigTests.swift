@@ -3,28 +3,28 @@ import LocalAuthServer
 import LocalAuthTestSupport
 import Testing
 
+/// Runs `localauthd --check-config` on `text` (or on a path that does not exist when nil) and
+/// returns the exit status and stderr.
+func checkConfig(_ text: String?) throws -> (status: Int32, stderr: String, path: String) {
+  let directory = NSTemporaryDirectory() + "localauthd-check-\(UUID().uuidString.prefix(8))"
+  try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(atPath: directory) }
+  let path = directory + "/localauthd.conf"
+  if let text { try text.write(toFile: path, atomically: true, encoding: .utf8) }
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: try LocalAuthTestSupportBinary.daemon())
+  process.arguments = ["--config", path, "--check-config"]
+  let pipe = Pipe()
+  process.standardError = pipe
+  try process.run()
+  process.waitUntilExit()
+  let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+  return (process.terminationStatus, output, path)
+}
+
 /// `--check-config` as a newcomer meets it: every mistake in one run, an unknown SetupOwner
 /// refused, a missing file named plainly.
 @Suite struct CheckConfigTests {
-  /// Runs `localauthd --check-config` on `text` (or on a path that does not exist when nil) and
-  /// returns the exit status and stderr.
-  func checkConfig(_ text: String?) throws -> (status: Int32, stderr: String, path: String) {
-    let directory = NSTemporaryDirectory() + "localauthd-check-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/localauthd.conf"
-    if let text { try text.write(toFile: path, atomically: true, encoding: .utf8) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try LocalAuthTestSupportBinary.daemon())
-    process.arguments = ["--config", path, "--check-config"]
-    let pipe = Pipe()
-    process.standardError = pipe
-    try process.run()
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    return (process.terminationStatus, output, path)
-  }
-
   @Test func everyMistakeIsReportedInOneRun() throws {
     let text = """
       [Broker]
