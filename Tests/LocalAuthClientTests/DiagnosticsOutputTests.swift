@@ -46,6 +46,25 @@ import Testing
     }
   }
 
+  @Test func traceListsOverlappingEvaluationsInTimeOrder() {
+    let long = evaluation([])  // R1: submitted at 1000, ended at 1500
+    let short = TracedEvaluation(json: [
+      "requestID": "R2", "context": "ctx-2", "clientPID": 43, "clientUID": 1000,
+      "clientName": "app", "appID": "app", "policy": "deviceOwnerAuthentication",
+      "submittedMs": 1100, "startedMs": 1100, "endedMs": 1200, "queueWaitMs": 0,
+      "result": "success", "reason": nil, "events": [], "droppedEvents": 0,
+    ])
+    let lines = OutputFormatter(json: false).timeline(
+      EvaluationTrace(evaluations: [long, short])
+    ).split(separator: "\n").map(String.init)
+    let offsets = lines.compactMap { line in
+      line.split(separator: " ").first.flatMap { Int($0.dropFirst()) }
+    }
+    #expect(offsets == offsets.sorted(), "\(lines)")
+    #expect(lines.last?.contains("R1  ended: userCancel") == true, "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("+200 ms") && $0.contains("R2  ended: success") })
+  }
+
   @Test func noFindingsIsSaidPlainly() {
     let report = FindingsReport(json: ["counts": [:], "findings": [], "uptimeMs": 61_000])
     #expect(
