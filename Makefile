@@ -13,16 +13,16 @@ DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
 # The shells the completion tests drive.
 SHELL_PACKAGES := zsh bash
-# `make run` binds where localauthd binds by default (SocketLocation: $LOCALAUTHD_SOCKET, else
-# /run/localauthd/localauthd.sock as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock, else
-# /tmp/localauthd-UID/localauthd.sock), so localauthctl and LocalAuthClient find it unaided;
-# RUN_SOCKET=PATH overrides it (then export LOCALAUTHD_SOCKET=PATH for the clients).
-RUN_SOCKET ?=
+# `make run` never binds the service's socket (/run/localauthd/localauthd.sock), even as root: its
+# demo daemon (passcode 1234) serves a private socket in this clone, per user, and prints the
+# `export LOCALAUTHD_SOCKET=…` line the clients need (`make -s run-socket` prints the path too).
+# RUN_SOCKET=PATH names another one.
+RUN_SOCKET ?= $(CURDIR)/.build/demo-$(shell id -u)/localauthd.sock
 # Demo state (persisted rights, device key) lives in a scratch directory of this clone, per user,
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps test-deps check-build-packages check-doc-packages build check man release run test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps test-deps check-build-packages check-doc-packages build check man release run run-socket test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
@@ -87,9 +87,14 @@ run:
 	@echo "make run: make deps first (installs missing Debian packages, as root)"
 	@$(MAKE) -s deps
 	@$(MAKE) -s build
-	mkdir -p -m 700 $(RUN_STATE)
+	mkdir -p -m 700 $(RUN_STATE) $(dir $(RUN_SOCKET))
+	@echo "In another terminal: export LOCALAUTHD_SOCKET=$(RUN_SOCKET) PATH=\"$$($(SWIFT) build --show-bin-path):\$$PATH\""
 	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --state-dir $(RUN_STATE) \
-		$(if $(RUN_SOCKET),--socket $(RUN_SOCKET))
+		--socket $(RUN_SOCKET)
+
+# The socket `make run` serves (for `export LOCALAUTHD_SOCKET=$(make -s run-socket)`).
+run-socket:
+	@echo $(RUN_SOCKET)
 
 test:
 	@echo "make test: make test-deps first (installs missing Debian packages, as root)"
@@ -145,10 +150,13 @@ test-readme: build
 	Tests/readme/run.sh
 
 # Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
-# against a real demo daemon; a forged signature must fail verification there.
+# against a real demo daemon; a forged signature must fail verification there. Then app code as
+# developers write it (Examples/AppFidelity: helpers, view models, LAContext test doubles, Apple's
+# documentation snippets; `import LocalAuthentication` unchanged), in Swift 5 and Swift 6 mode.
 test-samples:
 	$(SWIFT) build --product localauthd
 	Examples/AppleSamples/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
+	Examples/AppFidelity/run.sh $$($(SWIFT) build --show-bin-path)/localauthd
 
 # LocalAuthClient's DocC catalog (articles and the porting guide) as a static site in .build/docs,
 # with the toolchain's own docc (no package plugin needed).
@@ -162,10 +170,10 @@ docs: build
 
 # swift format with the toolchain's default settings; any finding fails the build.
 format-check:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources Examples/AppFidelity/Package.swift Examples/AppFidelity/Sources
 
 format:
-	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources Examples/AppFidelity/Package.swift Examples/AppFidelity/Sources
 
 clean:
 	rm -rf .build

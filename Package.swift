@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "localauthctl", targets: ["localauthctl"]),
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
+    .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
     .library(name: "SSHAgent", targets: ["SSHAgent"]),
   ],
@@ -44,13 +45,17 @@ let package = Package(
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
         "CLocalAuthSystem", "ExternalDrivers",
       ]),
+    // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
+    // API with Foundation re-exported, then the same under Apple's framework name.
     .target(
-      name: "LocalAuthClient",
+      name: "LocalAuthClientCore",
       dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
+    .target(name: "LocalAuthClient", dependencies: ["LocalAuthClientCore", "LocalAuthProtocol"]),
+    .target(name: "LocalAuthentication", dependencies: ["LocalAuthClient"]),
     .target(
       name: "LocalAuthCommandLine",
       dependencies: [
-        "LocalAuthClient", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
+        "LocalAuthClientCore", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
       ]),
     .target(
       name: "LocalAuthTestSupport",
@@ -59,7 +64,7 @@ let package = Package(
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
     .executableTarget(
       name: "localauthctl",
-      dependencies: ["LocalAuthCommandLine", "LocalAuthClient", "LocalAuthProtocol"]),
+      dependencies: ["LocalAuthCommandLine", "LocalAuthClientCore", "LocalAuthProtocol"]),
     .executableTarget(
       name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
 
@@ -91,8 +96,8 @@ let package = Package(
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [
-        "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport",
-        "LocalAuthCrypto", "localauthctl",
+        "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine", "LocalAuthProtocol",
+        "LocalAuthTestSupport", "LocalAuthCrypto", "localauthctl",
         "localauthd",
       ]),
     .testTarget(

@@ -13,7 +13,10 @@ extension Broker {
   func sensor(named params: ParamReader) throws(RPCError) -> any SensorDriver {
     let name = try params.nonEmptyString("sensor")
     guard let sensor = sensors.driver(named: name) else {
-      throw RPCError(.notFound, "No such sensor: \(name).", data: ["field": "sensor"])
+      let names = sensors.drivers.map(\.name).joined(separator: ", ")
+      throw RPCError(
+        .notFound, "No such sensor: \(name). Sensors: \(names.isEmpty ? "none" : names).",
+        data: ["field": "sensor"])
     }
     return sensor
   }
@@ -70,6 +73,11 @@ extension Broker {
           }
           if let scriptable = driver as? any ScriptableSensor {
             entry["queuedCommands"] = .int(scriptable.queuedCommands)
+            entry["defaultMode"] = .string(scriptable.defaultBehavior.rawValue)
+            // Only those who may script a sensor see its script.
+            if client.isAdmin {
+              entry["queuedScript"] = .array(scriptable.queuedScript.map(JSONValue.string))
+            }
           }
           return .object(entry)
         }),
@@ -93,7 +101,9 @@ extension Broker {
         .invalidParams, "Invalid params: 'commands' \(error.description); nothing was applied.",
         data: ["field": "commands", "line": .int(error.line)])
     }
+    noteEnrolment(owner: configuration.setupOwner)
     let queued = scriptable.script(commands, replace: replace)
+    noteEnrolment(owner: configuration.setupOwner)
     revalidateAllRights()
     announceEnvironmentChange()
     return ["queued": .int(queued)]
@@ -109,8 +119,10 @@ extension Broker {
     guard ScriptCommand.isSaneIdentity(identity) else {
       throw .invalidParams("identity", ScriptCommand.identityRule)
     }
+    noteEnrolment(owner: owner.uid)
     let enrolled =
       enroll ? driver.enroll(identity, for: owner.uid) : driver.unenroll(identity, for: owner.uid)
+    noteEnrolment(owner: owner.uid)
     revalidateAllRights()
     announceEnvironmentChange()
     return ["enrolled": .array(enrolled.map(JSONValue.string))]

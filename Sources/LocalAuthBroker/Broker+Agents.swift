@@ -127,7 +127,7 @@ extension Broker {
         "sensor": evaluation.sensor.map(JSONValue.string) ?? .null,
         "cancelTitle": .string(options.localizedCancelTitle ?? "Cancel"),
         "fallbackTitle": evaluation.context.fallbackButtonShown
-          ? .string(options.localizedFallbackTitle ?? "Enter Password") : .null,
+          ? .string(options.localizedFallbackTitle ?? "Enter Passcode") : .null,
       ])
   }
 

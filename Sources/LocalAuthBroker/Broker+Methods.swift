@@ -207,7 +207,8 @@ extension Broker {
       throw RPCError(.invalidContext)
     }
     let owner = try requestedOwnerUID(params, client: client)
-    return ["biometry": ["stateHash": domainStateHash(owner: owner).map(JSONValue.string) ?? .null]]
+    let hash = appDomainState(owner: owner, client: client)
+    return ["biometry": ["stateHash": hash.map(JSONValue.string) ?? .null]]
   }
 
   // MARK: Evaluation

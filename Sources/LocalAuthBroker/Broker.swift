@@ -296,6 +296,10 @@ public actor Broker {
   }
 
   var monitorCount = 0
+  /// Per owner: enrolment changes seen while running, and the enrolled set last seen
+  /// (see `appDomainState`).
+  var enrolmentGenerations: [UInt32: Int] = [:]
+  var observedEnrolments: [UInt32: String] = [:]
   /// The environment last announced to monitors (see `announceEnvironmentChange`).
   var lastEnvironmentDigest = ""
 

@@ -72,8 +72,10 @@ final class EvaluationDiagnostics {
             .repromptAfterCancel, earlier: last.requestID, later: trace, gap: now - ended,
             outcome: last.result ?? "cancel", origin: origin))
       }
+      // Requests without a context, queued back to back (the README's socat session), are a
+      // deliberate queue; two contexts (two code paths of an app) at once are the bug.
       if configuration.overlapDetector, history.active.count == 1, let other = history.active.first,
-        other.contextID != trace.contextID
+        other.contextID != trace.contextID, other.explicitContext || trace.explicitContext
       {
         found.append(
           finding(

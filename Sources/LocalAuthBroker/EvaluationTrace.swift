@@ -52,6 +52,9 @@ final class EvaluationTrace {
   var history: ClientHistory?
   let requestID: String
   let contextID: String
+  /// Whether the client made the context (context.create); evaluations without one each get
+  /// their own implicit context.
+  let explicitContext: Bool
   let clientPID: Int32
   let clientUID: UInt32
   let clientName: String
@@ -73,6 +76,7 @@ final class EvaluationTrace {
     self.key = key
     requestID = evaluation.requestID
     contextID = evaluation.context.id
+    explicitContext = evaluation.context.explicit
     clientPID = evaluation.client.peer.pid
     clientUID = evaluation.client.peer.uid
     clientName = Self.bounded(evaluation.client.name)

@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// One localauthctl subcommand with its arguments, as parsed from the command line.

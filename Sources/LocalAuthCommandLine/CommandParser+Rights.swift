@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Parsing of the `rights` and `handoff` subcommands.

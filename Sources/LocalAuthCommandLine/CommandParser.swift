@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Parses localauthctl's arguments (without the program name). Global options and `--help`
@@ -96,7 +96,9 @@ public enum CommandParser {
       if wantsHelp { return Invocation(options: options, command: .help(subcommand: nil)) }
       throw UsageError("missing subcommand")
     }
-    guard subcommands.contains(name) else { throw UsageError("unknown subcommand '\(name)'") }
+    guard subcommands.contains(name) else {
+      throw UsageError(NextSteps.unknownSubcommand(name))
+    }
     if wantsHelp {
       return Invocation(options: options, command: .help(subcommand: name == "help" ? nil : name))
     }
@@ -118,7 +120,7 @@ struct Arguments {
     case "help":
       let topic = values.isEmpty ? nil : values.removeFirst()
       if let topic, !CommandParser.subcommands.contains(topic) {
-        throw usage("unknown subcommand '\(topic)'")
+        throw usage(NextSteps.unknownSubcommand(topic))
       }
       return .help(subcommand: topic)
     case "status": return .status
@@ -194,7 +196,7 @@ struct Arguments {
     case "ssh-agent": return .sshAgent(try sshAgentOptions())
     case "doctor", "trace", "replay": return try diagnosticsCommand()
     default:
-      throw usage("unknown subcommand '\(subcommand)'")
+      throw usage(NextSteps.unknownSubcommand(subcommand))
     }
   }
 

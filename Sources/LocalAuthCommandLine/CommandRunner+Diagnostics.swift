@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Runs `doctor`, `trace` and `replay`.

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Runs the `ssh-key` subcommands.

@@ -1,6 +1,6 @@
 import Dispatch
 import FoundationEssentials
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Runs a localauthctl command line against the daemon and returns its exit status.
@@ -99,12 +99,12 @@ public struct CommandRunner: Sendable {
       standardOutput(output.status(try await broker.status()))
     case .canEvaluate(let policy):
       try connection.connect()
-      let context = LAContext(connection: connection)
+      let context = LocalAuthContext(connection: connection)
       try context.canEvaluatePolicy(policy)
       standardOutput(output.canEvaluate(policy, biometryType: context.biometryType))
     case .evaluate(let policy, let reason, let reuse, _):
       try connection.connect()
-      let context = LAContext(connection: connection)
+      let context = LocalAuthContext(connection: connection)
       if let reuse { context.touchIDAuthenticationAllowableReuseDuration = reuse }
       let success = try await EvaluationProgress(runner: self, output: output).evaluate(
         context, policy, reason: reason)
@@ -117,7 +117,12 @@ public struct CommandRunner: Sendable {
       standardOutput(
         output.done("cancelled \(requestID)", ["cancelled": true, "requestID": .string(requestID)]))
     case .monitor:
-      for await event in try await broker.monitor() { standardOutput(output.monitor(event)) }
+      let events = try await broker.monitor()
+      // A first line at once (on stderr, so --json output stays one event per line).
+      standardError(
+        "localauthctl monitor: following localauthd at \(PrintableText.escaped(connection.socketPath)); one line per event from now on (Ctrl-C stops)."
+      )
+      for await event in events { standardOutput(output.monitor(event)) }
       throw LAError(
         .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost")
     case .sensors:

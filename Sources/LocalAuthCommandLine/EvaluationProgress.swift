@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 import Synchronization
 
@@ -13,7 +13,7 @@ struct EvaluationProgress {
   let runner: CommandRunner
   let output: OutputFormatter
 
-  func evaluate(_ context: LAContext, _ policy: LAPolicy, reason: String) async throws
+  func evaluate(_ context: LocalAuthContext, _ policy: LAPolicy, reason: String) async throws
     -> EvaluationSuccess
   {
     let evaluation = context.startEvaluation(policy, localizedReason: reason)

@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Output of `doctor`, `trace` and `replay`. Client names, app ids and reasons are chosen by
@@ -43,6 +43,8 @@ extension OutputFormatter {
         "(\(report.repeatsNotReported) repeats of a finding within 10 s are counted, not listed; "
           + "the latest \(report.findings.count) are shown)")
     }
+    // The daemon counts milliseconds since it started; people read the local time.
+    let startedAt = now() - report.uptimeMs
     var clients: [String] = []
     var byClient: [String: [BrokerFinding]] = [:]
     for finding in report.findings {
@@ -55,7 +57,8 @@ extension OutputFormatter {
       lines.append("")
       lines.append(client + ":")
       for finding in byClient[client] ?? [] {
-        lines.append("  at \(finding.atMs) ms, pid \(finding.clientPID): " + sentence(finding))
+        let when = WallClock.format(milliseconds: startedAt + finding.atMs)
+        lines.append("  at \(when), pid \(finding.clientPID): " + sentence(finding))
         lines.append("    Likely cause and fix: " + advice(finding.kind))
       }
     }
@@ -104,62 +107,66 @@ extension OutputFormatter {
     }
   }
 
-  /// `trace`: each client's evaluations with millisecond offsets from the first one shown.
+  /// `trace`: one timeline of every evaluation shown, in time order (evaluations that overlap
+  /// interleave), each line with its offset from the first evaluation and its requestID.
   public func timeline(_ trace: EvaluationTrace) -> String {
-    guard let origin = trace.evaluations.first?.submittedMs else {
+    guard let origin = trace.evaluations.map(\.submittedMs).min() else {
       return "No traced evaluations (only evaluations that prompt are traced; see TracePerClient=)."
     }
     func offset(_ ms: Int) -> String {
       let text = "+\(ms - origin) ms"
       return text.count >= 11 ? text + " " : Self.padded(text, to: 11)
     }
-    var lines: [String] = []
+    // (time, order of appearance, text): sorted by time, ties kept in the order written.
+    var entries: [(at: Int, order: Int, text: String)] = []
+    func add(_ at: Int, _ id: String, _ text: String) {
+      entries.append((at, entries.count, offset(at) + id + "  " + text))
+    }
     for evaluation in trace.evaluations {
+      let id = PrintableText.escaped(evaluation.requestID)
       let name = PrintableText.escaped(evaluation.clientName)
       let app = PrintableText.escaped(evaluation.appID)
-      lines.append(
-        offset(evaluation.submittedMs)
-          + "\(evaluation.requestID) \(name) (app \(app), pid \(evaluation.clientPID), uid \(evaluation.clientUID))"
+      add(
+        evaluation.submittedMs, id,
+        "\(name) (app \(app), pid \(evaluation.clientPID), uid \(evaluation.clientUID)), "
+          + "context \(PrintableText.escaped(evaluation.context)), \(PrintableText.escaped(evaluation.policy))"
       )
-      lines.append(
-        String(repeating: " ", count: 11)
-          + "  context \(evaluation.context), \(PrintableText.escaped(evaluation.policy))")
       if let started = evaluation.startedMs {
-        lines.append(
-          offset(started) + "  started after \(started - evaluation.submittedMs) ms queued")
+        add(started, id, "started after \(started - evaluation.submittedMs) ms queued")
       }
-      for step in evaluation.steps {
-        let sensor = PrintableText.escaped(step.sensor)
-        if step.kind == "capture" {
-          var text = "\(sensor): \(PrintableText.escaped(step.event ?? "?"))"
-          if let correct = step.correct { text += correct ? " (correct)" : " (wrong)" }
-          if let asked = step.askedAtMs { text += " after \(step.atMs - asked) ms" }
-          lines.append(offset(step.atMs) + "  sensor " + text)
-        } else if step.kind == "fallback" {
-          lines.append(
-            offset(step.atMs)
-              + "  fallback to \(sensor) (\(PrintableText.escaped(step.reason ?? "?")))")
-        } else {
-          lines.append(
-            offset(step.atMs)
-              + "  feedback \(PrintableText.escaped(step.feedback ?? "?")) on \(sensor), attempt \(step.attempt ?? 0)"
-          )
-        }
-      }
+      for step in evaluation.steps { add(step.atMs, id, stepText(step)) }
+      let last = evaluation.steps.last?.atMs ?? evaluation.startedMs ?? evaluation.submittedMs
       if evaluation.droppedEvents > 0 {
-        lines.append(
-          String(repeating: " ", count: 11) + "  (\(evaluation.droppedEvents) more events not kept)"
-        )
+        add(last, id, "(\(evaluation.droppedEvents) more events not kept)")
       }
       if let ended = evaluation.endedMs {
         var outcome = PrintableText.escaped(evaluation.result ?? "?")
         if let reason = evaluation.reason { outcome += " (\(PrintableText.escaped(reason)))" }
-        lines.append(offset(ended) + "  ended: " + outcome)
+        add(ended, id, "ended: " + outcome)
       } else {
-        lines.append(String(repeating: " ", count: 11) + "  still queued or running")
+        entries.append(
+          (Int.max, entries.count, Self.padded("", to: 11) + id + "  still queued or running"))
       }
     }
-    return lines.joined(separator: "\n")
+    return entries.sorted { ($0.at, $0.order) < ($1.at, $1.order) }.map(\.text)
+      .joined(separator: "\n")
+  }
+
+  /// One traced step: a sensor answer, a fallback or a feedback.
+  private func stepText(_ step: TraceStep) -> String {
+    let sensor = PrintableText.escaped(step.sensor)
+    switch step.kind {
+    case "capture":
+      var text = "sensor \(sensor): \(PrintableText.escaped(step.event ?? "?"))"
+      if let correct = step.correct { text += correct ? " (correct)" : " (wrong)" }
+      if let asked = step.askedAtMs { text += " after \(step.atMs - asked) ms" }
+      return text
+    case "fallback":
+      return "fallback to \(sensor) (\(PrintableText.escaped(step.reason ?? "?")))"
+    default:
+      return
+        "feedback \(PrintableText.escaped(step.feedback ?? "?")) on \(sensor), attempt \(step.attempt ?? 0)"
+    }
   }
 
   /// `replay`: what was queued on which sensor.

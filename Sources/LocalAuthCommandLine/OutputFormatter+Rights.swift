@@ -1,5 +1,5 @@
 import FoundationEssentials
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// The output of the `rights` and `handoff` subcommands. Binary values are base64 in JSON.

@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Turns results into localauthctl's output: aligned text for people, or one JSON object
@@ -6,9 +6,15 @@ import LocalAuthProtocol
 public struct OutputFormatter: Sendable {
   /// Whether to write JSON.
   public let json: Bool
+  /// The wall clock, in milliseconds since 1970 (`doctor` turns the daemon's uptime offsets into
+  /// local times with it).
+  let now: @Sendable () -> Int
 
   /// A formatter for text or JSON.
-  public init(json: Bool) { self.json = json }
+  public init(json: Bool, now: @escaping @Sendable () -> Int = WallClock.nowMilliseconds) {
+    self.json = json
+    self.now = now
+  }
 
   /// `status`.
   public func status(_ status: BrokerStatus) -> String {
@@ -46,19 +52,32 @@ public struct OutputFormatter: Sendable {
           "enrolled": .array(sensor.enrolled.map(JSONValue.string)),
           "lockedOut": .bool(sensor.lockedOut),
           "failedAttempts": .int(sensor.failedAttempts),
+          "defaultMode": sensor.defaultMode.map(JSONValue.string) ?? .null,
+          "queuedCommands": .int(sensor.queuedCommands),
+          "queuedScript": .array(sensor.queuedScript.map(JSONValue.string)),
         ]
       }
       return encode(["sensors": .array(list)])
     }
-    let header = ["SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED"]
+    let header = [
+      "SENSOR", "KIND", "AVAILABLE", "LOCKED-OUT", "FAILED", "ENROLLED", "DEFAULT", "QUEUED",
+    ]
     let rows = sensors.map { sensor in
       [
         sensor.name, sensor.kind, sensor.available ? "yes" : "no", sensor.lockedOut ? "yes" : "no",
         String(sensor.failedAttempts),
         sensor.enrolled.isEmpty ? "-" : sensor.enrolled.joined(separator: ","),
+        sensor.defaultMode ?? "-", Self.queued(sensor),
       ].map(PrintableText.escaped)
     }
     return table([header] + rows)
+  }
+
+  /// A sensor's queued script: "-", the commands ("SLEEP 800, MATCH"), or their count when only
+  /// that is shown.
+  static func queued(_ sensor: SensorState) -> String {
+    if !sensor.queuedScript.isEmpty { return sensor.queuedScript.joined(separator: ", ") }
+    return sensor.queuedCommands == 0 ? "-" : "\(sensor.queuedCommands) commands"
   }
 
   /// `can-evaluate` success.
@@ -135,7 +154,7 @@ public struct OutputFormatter: Sendable {
       (error.code.name, error.code.rawValue, error.message, error.requestID)
     case let error as RPCError:
       (error.code.name, error.code.rawValue, error.message, error.requestID)
-    case let error as ConnectionError: ("cannotConnect", nil, error.description, nil)
+    case let error as ConnectionError: ("cannotConnect", nil, NextSteps.cannotConnect(error), nil)
     case let error as FileWriteError: ("cannotWrite", nil, error.description, nil)
     default: ("error", nil, "\(error)", nil)
     }

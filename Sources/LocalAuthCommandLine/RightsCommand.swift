@@ -1,4 +1,4 @@
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// Where a command's input bytes come from: the argument's UTF-8 text or a file's contents.

@@ -1,6 +1,6 @@
 import CLocalAuthSystem
 import Dispatch
-import LocalAuthClient
+import LocalAuthClientCore
 import SSHAgent
 import Synchronization
 

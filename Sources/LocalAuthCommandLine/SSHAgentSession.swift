@@ -1,5 +1,5 @@
 import FoundationEssentials
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 import SSHAgent
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import LocalAuthClient
+import LocalAuthClientCore
 import LocalAuthProtocol
 
 /// `localauthctl agent`: a terminal prompt agent, like `pkttyagent`. It shows each of the user's prompts
@@ -78,7 +78,7 @@ public struct TerminalAgent: Sendable {
     }
     write(
       "localauthctl agent: showing prompts for \(TerminalText.sanitize(registration.user)) (\(registration.agent)). "
-        + "Esc or Ctrl-C cancels a prompt, f takes the fallback; Ctrl-C with no prompt or SIGTERM stops.\n"
+        + "Esc or Ctrl-C cancels a prompt, f takes the fallback once offered; Ctrl-C with no prompt or SIGTERM stops.\n"
     )
     var session = PromptSession(agent: agent, write: write)
     for await input in inputs {
@@ -116,6 +116,10 @@ struct PromptSession {
   var current: LAAgentPrompt?
   var askingPasscode = false
   var typed: [UInt8] = []
+  /// Whether the broker offered the prompt's fallback (after a failed match), so `f` works.
+  var fallbackOffered = false
+  /// Whether keys typed before the passcode was asked for were reported as ignored.
+  var toldKeysIgnored = false
 
   init(agent: LAPromptAgent, write: @escaping @Sendable (String) -> Void) {
     self.agent = agent
@@ -128,11 +132,13 @@ struct PromptSession {
       current = prompt
       askingPasscode = false
       typed = []
+      fallbackOffered = false
+      toldKeysIgnored = false
       func clean(_ text: String, _ limit: Int) -> String {
         TerminalText.sanitize(text, limit: limit)
       }
-      var keys = "Esc or Ctrl-C: \(clean(prompt.cancelTitle, 40))"
-      if let fallback = prompt.fallbackTitle { keys += " · f: \(clean(fallback, 40))" }
+      // `f` is shown once the broker offers the fallback (after a failed match), not before.
+      let keys = "Esc or Ctrl-C: \(clean(prompt.cancelTitle, 40))"
       write(
         """
 
@@ -147,13 +153,18 @@ struct PromptSession {
       askingPasscode = true
       typed = []
       write("  Passcode: ")
-    case .feedback(let requestID, let feedback, let attempt, let retryAfter, let lockedOut):
+    case .feedback(
+      let requestID, let feedback, let attempt, let retryAfter, let lockedOut, let offered):
       guard requestID == current?.requestID else { return }
       if lockedOut {
         write("  Not recognized. Too many failed attempts: biometry is locked out.\n")
         return
       }
       write(Self.describe(feedback, attempt: attempt, retryAfter: retryAfter) + "\n")
+      if offered, !fallbackOffered, let title = current?.fallbackTitle {
+        fallbackOffered = true
+        write("  f: \(TerminalText.sanitize(title, limit: 40))\n")
+      }
       if feedback == "wrongPasscode" && askingPasscode { write("  Passcode: ") }
     case .ended(let requestID, let result):
       guard requestID == current?.requestID else { return }
@@ -172,7 +183,8 @@ struct PromptSession {
     case "passcodeDelay":
       return "  Too many wrong passcodes: the next try waits \(retryAfter ?? 0) s."
     case "fallback": return "  Switching to the passcode."
-    case "fallbackNotOffered": return "  The fallback is not offered yet."
+    case "fallbackNotOffered":
+      return "  The fallback is not offered yet: it comes after a failed match."
     default: return "  \(TerminalText.sanitize(feedback, limit: 64))\(attemptText)."
     }
   }
@@ -186,6 +198,10 @@ struct PromptSession {
       await send { try await agent.cancel(prompt.requestID) }
     case UInt8(ascii: "f"),
       UInt8(ascii: "F") where !askingPasscode:
+      guard fallbackOffered else {
+        write(Self.describe("fallbackNotOffered", attempt: nil, retryAfter: nil) + "\n")
+        return .handled
+      }
       await send { try await agent.fallback(prompt.requestID) }
     case 0x7F,
       0x08 where askingPasscode:
@@ -202,6 +218,10 @@ struct PromptSession {
       await send { try await agent.submitPasscode(passcode, for: prompt.requestID) }
     case 0x20...0x7E where askingPasscode:
       if typed.count < 64 { typed.append(key) }
+    case 0x20...0x7E where !toldKeysIgnored:
+      // Never drop keys silently: a passcode typed before it is asked for is not kept.
+      toldKeysIgnored = true
+      write("  (Keys typed now are ignored: the passcode is asked for after the fallback.)\n")
     default: break
     }
     return .handled

@@ -33,6 +33,12 @@ extension Usage {
       file TRACE: the same matches, cancels, retries and timings. Then run the app under test; it
       sees the same sequence again. Needs root or the admin group.
 
+      While the replay's answers last, each sensor's default is WAIT, so a capture the trace never
+      saw answered waits; after the last one the sensor's own default comes back. Until then a
+      plain evaluation uses up the replay's answers: `localauthctl sensors` shows what is still
+      queued (QUEUED) and the default (DEFAULT); `localauthctl sim SENSOR DEFAULT MATCH --replace`
+      drops the rest.
+
         --passcode DIGITS   The passcode to type where the trace has a correct passcode entry
       """
     }

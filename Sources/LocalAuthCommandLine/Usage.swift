@@ -77,7 +77,7 @@ public enum Usage {
     case "monitor":
       "Usage: localauthctl monitor\n\nFollow queued/started/feedback/fallback/finished events until interrupted."
     case "sensors":
-      "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout and failed attempts."
+      "Usage: localauthctl sensors\n\nList sensors with kind, availability, enrolled identities, lockout, failed attempts, and for\nsimulated sensors the default answer (DEFAULT) and the queued script (QUEUED)."
     case "sim":
       """
       Usage: localauthctl sim SENSOR COMMAND... [--replace]
@@ -110,7 +110,7 @@ public enum Usage {
 
       Be your user's prompt agent in this terminal, like pkttyagent: each authentication prompt for
       you shows the app, the reason and the sensor. Type the passcode when asked (nothing is echoed)
-      and press Enter; Esc or Ctrl-C cancels the prompt; f takes the fallback (the passcode).
+      and press Enter; Esc or Ctrl-C cancels the prompt; f takes the fallback (the passcode) once offered.
       Prompts are served one after another. Ctrl-C with no prompt shown, or SIGTERM, stops the agent.
       --session shows only prompts from your logind session; --process PID only from that process.
       One agent serves each scope: a second one for the same scope is refused (the first keeps

@@ -1,8 +1,10 @@
 import ExternalDrivers
+import Glibc
 import LocalAuthBroker
 import Sensors
 
-/// A configuration that cannot be used: the file, line and reason.
+/// A configuration that cannot be used: the file, line and reason of its first mistake, and every
+/// other mistake found in the same reading (`--check-config` reports them all in one run).
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
   /// The file read.
   public var file: String
@@ -10,9 +12,39 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
   public var line: Int
   /// What is wrong.
   public var reason: String
+  /// The mistakes found after this one, in the order read.
+  public var others: [ConfigurationError] = []
 
-  /// "file:line: reason".
-  public var description: String { "\(file):\(line): \(reason)" }
+  /// A mistake in a file (at a line, or in the whole file with line 0).
+  public init(file: String, line: Int, reason: String) {
+    self.file = file
+    self.line = line
+    self.reason = reason
+  }
+
+  /// A file that cannot be read: "cannot read /x.conf: No such file or directory".
+  public static func unreadable(_ path: String, errno: Int32) -> ConfigurationError {
+    ConfigurationError(
+      file: path, line: 0, reason: "cannot read \(path): \(String(cString: strerror(errno)))")
+  }
+
+  /// The first mistake and the others, as one error (nil when there are none).
+  public static func combined(_ errors: [ConfigurationError]) -> ConfigurationError? {
+    guard var first = errors.first else { return nil }
+    first.others = Array(errors.dropFirst())
+    return first
+  }
+
+  /// Every mistake, one a line: "file:line: reason", or for a whole file "file: reason" (the
+  /// reason of an unreadable file names it already).
+  public var description: String {
+    ([self] + others).map(\.single).joined(separator: "\n")
+  }
+
+  private var single: String {
+    if line > 0 { return "\(file):\(line): \(reason)" }
+    return reason.hasPrefix("cannot read ") ? reason : "\(file): \(reason)"
+  }
 }
 
 /// Reads systemd-style INI (`[Broker]`, `[Sensor.NAME]`, `[AppID.ID]`, `Key=Value`, `#`/`;`
@@ -34,21 +66,24 @@ public enum ConfigurationParser {
     -> DaemonConfiguration
   {
     var state = State()
-    for file in files { try state.apply(file.text, file: file.path) }
+    for file in files { state.apply(file.text, file: file.path) }
     for sensor in state.sensors where sensor.driver == .exec && sensor.exec.command.isEmpty {
-      throw ConfigurationError(
-        file: files.last?.path ?? "", line: 0,
-        reason: "[Sensor.\(sensor.name)] has Kind=exec but no Exec=")
+      state.errors.append(
+        ConfigurationError(
+          file: files.last?.path ?? "", line: 0,
+          reason: "[Sensor.\(sensor.name)] has Kind=exec but no Exec="))
     }
     if state.sawSensor { state.configuration.sensors = state.sensors }
     let store = state.configuration.broker.store
-    guard store.minHandoffTTLSeconds <= store.maxHandoffTTLSeconds else {
-      throw ConfigurationError(
-        file: files.last?.path ?? "", line: 0,
-        reason:
-          "\(StoreLimits.Key.minHandoffTTL)=\(store.minHandoffTTLSeconds) is more than \(StoreLimits.Key.maxHandoffTTL)=\(store.maxHandoffTTLSeconds)"
-      )
+    if store.minHandoffTTLSeconds > store.maxHandoffTTLSeconds {
+      state.errors.append(
+        ConfigurationError(
+          file: files.last?.path ?? "", line: 0,
+          reason:
+            "\(StoreLimits.Key.minHandoffTTL)=\(store.minHandoffTTLSeconds) is more than \(StoreLimits.Key.maxHandoffTTL)=\(store.maxHandoffTTLSeconds)"
+        ))
     }
+    if let error = ConfigurationError.combined(state.errors) { throw error }
     return state.configuration
   }
 
@@ -57,92 +92,115 @@ public enum ConfigurationParser {
     var configuration = DaemonConfiguration()
     var sensors: [SensorConfiguration] = []
     var sawSensor = false
+    /// Every mistake so far: a bad line is reported and skipped, and reading goes on.
+    var errors: [ConfigurationError] = []
 
-    mutating func apply(_ text: String, file: String) throws(ConfigurationError) {
-      var section: String? = nil
+    /// Where reading one file is: its section (nil after a bad header, whose keys are skipped).
+    struct Cursor {
+      var section: String?
+      var skipping = false
       var sensorIndex = 0
       var sensorsInThisFile: Set<String> = []
+    }
+
+    mutating func apply(_ text: String, file: String) {
+      var cursor = Cursor()
       for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
         .enumerated()
       {
-        let number = index + 1
         let line = rawLine.trimmingWhitespace()
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
-        func fail(_ reason: String) -> ConfigurationError {
-          ConfigurationError(file: file, line: number, reason: reason)
-        }
-        if line.hasPrefix("[") {
-          guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
-          let name = String(line.dropFirst().dropLast())
-          if name == "Broker" || name == "Diagnostics" {
-            section = name
-          } else if name.hasPrefix("Sensor.") {
-            let sensorName = String(name.dropFirst("Sensor.".count))
-            guard !sensorName.isEmpty,
-              sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
-            else { throw fail("sensor name must be letters, digits, '-' or '_'") }
-            guard sensorsInThisFile.insert(sensorName).inserted else {
-              throw fail("sensor \(sensorName) is defined twice")
-            }
-            sawSensor = true
-            if let existing = sensors.firstIndex(where: { $0.name == sensorName }) {
-              sensorIndex = existing
-            } else {
-              sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
-              sensorIndex = sensors.count - 1
-            }
-            section = name
-          } else if name.hasPrefix("AppID.") {
-            let appID = String(name.dropFirst("AppID.".count))
-            guard !appID.isEmpty, !appID.contains(where: { $0.isWhitespace || $0.asciiValue == 0 })
-            else { throw fail("app id must be non-empty, without spaces") }
-            // A drop-in reopening [AppID.ID] adds executables; an empty Executable= clears them.
-            if configuration.broker.appIDBindings[appID] == nil {
-              configuration.broker.appIDBindings[appID] = []
-            }
-            section = name
-          } else {
-            throw fail(
-              "unknown section [\(name)] (expected [Broker], [Diagnostics], [Sensor.NAME] or [AppID.ID])"
-            )
-          }
-          continue
-        }
-        guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
-        let key = String(line[..<equals]).trimmingWhitespace()
-        let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
-        guard let section else { throw fail("\(key)= must be inside a section") }
-        do throws(ConfigurationValueError) {
-          if section == "Broker" {
-            guard ConfigurationKeys.broker.contains(key) else {
-              throw .init("unknown key in [Broker]")
-            }
-            try applyBroker(key, value, to: &configuration)
-          } else if section == "Diagnostics" {
-            guard ConfigurationKeys.diagnostics.contains(key) else {
-              throw .init("unknown key in [Diagnostics]")
-            }
-            try applyDiagnostics(key, value, to: &configuration.broker.diagnostics)
-          } else if section.hasPrefix("AppID.") {
-            guard ConfigurationKeys.appID.contains(key) else {
-              throw .init("unknown key in [AppID.ID]")
-            }
-            let appID = String(section.dropFirst("AppID.".count))
-            if value.isEmpty {
-              configuration.broker.appIDBindings[appID] = []
-            } else {
-              guard value.hasPrefix("/") else { throw .init("must be an absolute path") }
-              configuration.broker.appIDBindings[appID, default: []].append(value)
-            }
-          } else {
-            guard ConfigurationKeys.sensor.contains(key) else {
-              throw .init("unknown key in [Sensor.NAME]")
-            }
-            try applySensor(key, value, to: &sensors[sensorIndex])
-          }
+        do throws(ConfigurationError) {
+          try apply(line: line, number: index + 1, file: file, &cursor)
         } catch {
-          throw fail("\(key)=\(value): \(error.reason)")
+          errors.append(error)
+          if line.hasPrefix("[") {
+            cursor.section = nil
+            cursor.skipping = true
+          }
         }
+      }
+    }
+
+    private mutating func apply(line: String, number: Int, file: String, _ cursor: inout Cursor)
+      throws(ConfigurationError)
+    {
+      func fail(_ reason: String) -> ConfigurationError {
+        ConfigurationError(file: file, line: number, reason: reason)
+      }
+      if line.hasPrefix("[") {
+        guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
+        let name = String(line.dropFirst().dropLast())
+        if name == "Broker" || name == "Diagnostics" {
+          cursor.section = name
+        } else if name.hasPrefix("Sensor.") {
+          let sensorName = String(name.dropFirst("Sensor.".count))
+          guard !sensorName.isEmpty,
+            sensorName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+          else { throw fail("sensor name must be letters, digits, '-' or '_'") }
+          guard cursor.sensorsInThisFile.insert(sensorName).inserted else {
+            throw fail("sensor \(sensorName) is defined twice")
+          }
+          sawSensor = true
+          if let existing = sensors.firstIndex(where: { $0.name == sensorName }) {
+            cursor.sensorIndex = existing
+          } else {
+            sensors.append(SensorConfiguration(name: sensorName, kind: .faceID))
+            cursor.sensorIndex = sensors.count - 1
+          }
+          cursor.section = name
+        } else if name.hasPrefix("AppID.") {
+          let appID = String(name.dropFirst("AppID.".count))
+          guard !appID.isEmpty, !appID.contains(where: { $0.isWhitespace || $0.asciiValue == 0 })
+          else { throw fail("app id must be non-empty, without spaces") }
+          // A drop-in reopening [AppID.ID] adds executables; an empty Executable= clears them.
+          if configuration.broker.appIDBindings[appID] == nil {
+            configuration.broker.appIDBindings[appID] = []
+          }
+          cursor.section = name
+        } else {
+          throw fail(
+            "unknown section [\(name)] (expected [Broker], [Diagnostics], [Sensor.NAME] or [AppID.ID])"
+          )
+        }
+        cursor.skipping = false
+        return
+      }
+      if cursor.skipping { return }
+      guard let equals = line.firstIndex(of: "=") else { throw fail("expected Key=Value") }
+      let key = String(line[..<equals]).trimmingWhitespace()
+      let value = String(line[line.index(after: equals)...]).trimmingWhitespace()
+      guard let section = cursor.section else { throw fail("\(key)= must be inside a section") }
+      do throws(ConfigurationValueError) {
+        if section == "Broker" {
+          guard ConfigurationKeys.broker.contains(key) else {
+            throw .init("unknown key in [Broker]")
+          }
+          try applyBroker(key, value, to: &configuration)
+        } else if section == "Diagnostics" {
+          guard ConfigurationKeys.diagnostics.contains(key) else {
+            throw .init("unknown key in [Diagnostics]")
+          }
+          try applyDiagnostics(key, value, to: &configuration.broker.diagnostics)
+        } else if section.hasPrefix("AppID.") {
+          guard ConfigurationKeys.appID.contains(key) else {
+            throw .init("unknown key in [AppID.ID]")
+          }
+          let appID = String(section.dropFirst("AppID.".count))
+          if value.isEmpty {
+            configuration.broker.appIDBindings[appID] = []
+          } else {
+            guard value.hasPrefix("/") else { throw .init("must be an absolute path") }
+            configuration.broker.appIDBindings[appID, default: []].append(value)
+          }
+        } else {
+          guard ConfigurationKeys.sensor.contains(key) else {
+            throw .init("unknown key in [Sensor.NAME]")
+          }
+          try applySensor(key, value, to: &sensors[cursor.sensorIndex])
+        }
+      } catch {
+        throw fail("\(key)=\(value): \(error.reason)")
       }
     }
   }
@@ -198,6 +256,10 @@ public enum ConfigurationParser {
     case "SetupOwner":
       guard !value.isEmpty, value.utf8.count <= 64, !value.contains(" ") else {
         throw .init("must be an account name or a uid")
+      }
+      // An unknown account is a mistake, never a silent fall-back to the daemon's own account.
+      guard UInt32(value) != nil || getpwnam(value) != nil else {
+        throw .init("no such account (use an account name from /etc/passwd, or a uid)")
       }
       c.setupOwner = value
     case "ExitOnIdleSec": c.exitOnIdleSeconds = try integer(value, 0...86_400)

@@ -50,20 +50,31 @@ public final class Daemon {
     -> DaemonConfiguration
   {
     var files: [(path: String, text: String)] = []
+    var unreadable: [ConfigurationError] = []
     if let text = readTextFile(sources.mainFile) {
       files.append((sources.mainFile, text))
     } else if sources.mainFileRequired {
-      throw ConfigurationError(
-        file: sources.mainFile, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
+      unreadable.append(.unreadable(sources.mainFile, errno: errno))
     }
     for path in sources.dropInFiles() {
       guard let text = readTextFile(path) else {
-        throw ConfigurationError(
-          file: path, line: 0, reason: "cannot read: \(String(cString: strerror(errno)))")
+        unreadable.append(.unreadable(path, errno: errno))
+        continue
       }
       files.append((path, text))
     }
-    return try ConfigurationParser.parse(files: files)
+    // The files that could be read are still checked, so one run reports every mistake.
+    let parsed = Result { () throws(ConfigurationError) in
+      try ConfigurationParser.parse(files: files)
+    }
+    var errors = unreadable
+    if case .failure(var error) = parsed {
+      let others = error.others
+      error.others = []
+      errors += [error] + others
+    }
+    if let error = ConfigurationError.combined(errors) { throw error }
+    return try parsed.get()
   }
 
   var brokerConfiguration: BrokerConfiguration {
@@ -142,9 +153,21 @@ public final class Daemon {
         "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode); both belong to uid \(configuration.setupOwnerUID) (the user running the daemon)"
       )
       if !socketActivated, let boundPath {
-        log.notice("try: localauthctl status, or socat - UNIX-CONNECT:\(boundPath)")
+        log.notice(
+          "try, in another terminal: export LOCALAUTHD_SOCKET=\(boundPath); \(Self.controlToolPath) status (or socat - UNIX-CONNECT:\(boundPath))"
+        )
       }
     }
+  }
+
+  /// localauthctl's full path when it sits next to this daemon (a build directory), so the demo
+  /// hint works from a second terminal where it is not on PATH; else the bare name.
+  static var controlToolPath: String {
+    guard let daemon = executablePath(of: getpid()), let slash = daemon.lastIndex(of: "/") else {
+      return "localauthctl"
+    }
+    let candidate = String(daemon[..<slash]) + "/localauthctl"
+    return access(candidate, X_OK) == 0 ? candidate : "localauthctl"
   }
 
   private func listen() throws {

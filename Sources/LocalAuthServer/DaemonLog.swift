@@ -128,7 +128,8 @@ public struct DaemonLog: EvaluationLog {
         line: location.line, function: location.function)
       return
     }
-    stderrLines.append("localauthd: " + message + "\n")
+    let time = WallClock.format(milliseconds: WallClock.nowMilliseconds())
+    stderrLines.append(time + " localauthd: " + message + "\n")
   }
 
   /// Writes buffered stderr lines (the daemon calls it at the end of each turn of its loop).

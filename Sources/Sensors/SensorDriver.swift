@@ -34,6 +34,10 @@ public protocol ScriptableSensor: SensorDriver {
   var queuedCommands: Int { get }
   /// Whether a capture now would get a scripted or default answer, rather than wait for a person.
   var hasScriptedInput: Bool { get }
+  /// What a capture gets when the script is empty (MATCH, NOMATCH or WAIT).
+  var defaultBehavior: ScriptCommand.DefaultBehavior { get }
+  /// The queued commands as script lines, a typed passcode's digits masked.
+  var queuedScript: [String] { get }
 }
 
 /// The drivers of one daemon, by name, in configuration order. A value passed into the broker.

@@ -78,6 +78,21 @@ public final class SimulatedSensor: ScriptableSensor {
   /// Whether a capture now would get a scripted or default answer rather than wait.
   public var hasScriptedInput: Bool { storage.withLock { !$0.isIdle } }
 
+  /// What a capture gets when the script is empty.
+  public var defaultBehavior: ScriptCommand.DefaultBehavior {
+    storage.withLock { $0.defaultBehavior }
+  }
+
+  /// The queued commands as script lines; `PASSCODE` digits show as `****`.
+  public var queuedScript: [String] {
+    storage.withLock { s in
+      s.queue.map { command in
+        if case .passcode = command { return "PASSCODE ****" }
+        return command.description
+      }
+    }
+  }
+
   /// Appends or replaces queued commands and wakes a waiting capture.
   public func script(_ commands: [ScriptCommand], replace: Bool) -> Int {
     let (count, waiters) = storage.withLock { s in

@@ -32,7 +32,9 @@ do {
   }
   exit(try daemon.run())
 } catch let error as ConfigurationError {
-  printError("localauthd: bad configuration: \(error)")
+  for mistake in "\(error)".split(separator: "\n") {
+    printError("localauthd: bad configuration: \(mistake)")
+  }
   exit(1)
 } catch {
   printError("localauthd: \(error)")

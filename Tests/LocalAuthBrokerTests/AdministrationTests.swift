@@ -44,6 +44,25 @@ import Testing
     #expect(rootFace?["kind"] == "faceID")
   }
 
+  @Test func listShowsTheDefaultAndTheQueuedScriptPasscodesMasked() async {
+    let harness = BrokerHarness()
+    let user = await harness.connect(uid: 1000, gid: 1000)
+    let root = await harness.connect()
+    _ = await root.call(
+      Method.sensorsScript, ["sensor": "passcode", "commands": ["SLEEP 5", "PASSCODE 1234"]])
+    func passcodeSensor(_ client: TestClient) async -> JSONObject? {
+      await client.call(Method.sensorsList)?.object?["sensors"]?.arrayValue?
+        .compactMap(\.objectValue).first { $0["name"] == "passcode" }
+    }
+    let seenByRoot = await passcodeSensor(root)
+    #expect(seenByRoot?["queuedScript"] == ["SLEEP 5", "PASSCODE ****"])
+    #expect(seenByRoot?["queuedCommands"] == 2)
+    #expect(seenByRoot?["defaultMode"] != nil)
+    let seenByUser = await passcodeSensor(user)
+    #expect(seenByUser?["queuedScript"] == nil, "only those who may script see the script")
+    #expect(seenByUser?["queuedCommands"] == 2)
+  }
+
   @Test func badScriptIsRejectedWholeNamingTheLine() async {
     let harness = BrokerHarness()
     let root = await harness.connect()
@@ -56,9 +75,12 @@ import Testing
     #expect(error.code == .invalidParams)
     #expect(error.data["line"] == 2)
     #expect(harness.face.queuedCommands == 0)
-    #expect(
-      await root.call(Method.sensorsScript, ["sensor": "nope", "commands": ["MATCH"]])?.code
-        == .notFound)
+    let unknown = await root.call(Method.sensorsScript, ["sensor": "fac", "commands": ["MATCH"]])
+    #expect(unknown?.code == .notFound)
+    // The error lists the sensors there are, so a typo is easy to fix.
+    if case .failure(let error)? = unknown {
+      #expect(error.message.hasPrefix("No such sensor: fac. Sensors: face, "))
+    }
   }
 
   @Test func passcodeRulesAndClearing() async {

@@ -128,6 +128,24 @@ import Testing
     let second = await hash()
     #expect(second != first)
     _ = await client.call(Method.sensorsUnenroll, ["sensor": "face", "identity": "bob"])
-    #expect(await hash() == first)
+    // Apple: after an enrolment is added and then removed, "the final state would be different".
+    let third = await hash()
+    #expect(third != first && third != second && third != .null)
+    // The value is base64 of 16 bytes, as the client decodes it.
+    #expect(third?.stringValue.flatMap(Base64.decode)?.count == 16)
+  }
+
+  @Test func domainStateDiffersFromAppToApp() async {
+    let harness = BrokerHarness(enrolled: ["alice"])
+    func hash(_ appID: String) async -> JSONValue? {
+      let client = await harness.connect()
+      _ = await client.call(
+        Method.hello, ["client": ["name": "app", "appID": .string(appID)], "protocol": 1])
+      return await client.call(Method.domainState)?.object?["biometry"]?.objectValue?["stateHash"]
+    }
+    let mail = await hash("org.example.mail")
+    #expect(mail != .null && mail != nil)
+    #expect(await hash("org.example.mail") == mail, "the same app sees the same value")
+    #expect(await hash("org.example.tracker") != mail, "another app sees another value")
   }
 }

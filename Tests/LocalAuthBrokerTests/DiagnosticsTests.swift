@@ -100,10 +100,10 @@ import Testing
     await hello(app, app: "com.example.twice")
     let other = await harness.connect()
     await hello(other, app: "com.example.other")
-    _ = await other.startEvaluation()
-    _ = await app.startEvaluation()
+    _ = await other.startEvaluation(context: await other.createContext())
+    _ = await app.startEvaluation(context: await app.createContext())
     harness.clock.advance(by: .milliseconds(5))
-    _ = await app.startEvaluation()
+    _ = await app.startEvaluation(context: await app.createContext())
     let found = await findings(app, app: "com.example.twice")
     #expect(found.count == 1)
     #expect(found.first?["kind"] == "overlappingPrompts")
@@ -112,13 +112,23 @@ import Testing
     #expect(await findings(app, app: "com.example.other").isEmpty)
   }
 
+  @Test func requestsWithoutAContextQueuedBackToBackAreNoOverlap() async {
+    // The README's first session: two evaluatePolicy lines in one socat, no context.
+    let harness = BrokerHarness()
+    let shell = await harness.connect()
+    _ = await shell.startEvaluation()
+    _ = await shell.startEvaluation()
+    let counts = await shell.call(Method.brokerFindings)?.object?["counts"]?.objectValue
+    #expect(counts?["overlappingPrompts"] == 0)
+  }
+
   @Test func aClientOverlappingInALoopIsCountedButReportedOncePerTenSeconds() async {
     let harness = BrokerHarness()
     let app = await harness.connect()
     await hello(app, app: "com.example.loop")
     for _ in 0..<5 {
-      let first = await app.startEvaluation()
-      let second = await app.startEvaluation()
+      let first = await app.startEvaluation(context: await app.createContext())
+      let second = await app.startEvaluation(context: await app.createContext())
       _ = harness.face.script([.match(identity: nil), .match(identity: nil)], replace: false)
       #expect(await app.recorder.waitForResponse(tag: first.tag)?.object != nil)
       #expect(await app.recorder.waitForResponse(tag: second.tag)?.object != nil)
@@ -128,8 +138,8 @@ import Testing
     #expect(result?["findings"]?.arrayValue?.count == 1)
     #expect(result?["repeatsNotReported"] == 4)
     harness.clock.advance(by: .seconds(10))
-    _ = await app.startEvaluation()
-    _ = await app.startEvaluation()
+    _ = await app.startEvaluation(context: await app.createContext())
+    _ = await app.startEvaluation(context: await app.createContext())
     result = await app.call(Method.brokerFindings)?.object
     #expect(result?["counts"]?.objectValue?["overlappingPrompts"] == 6)
     #expect(result?["findings"]?.arrayValue?.count == 2)
@@ -277,8 +287,8 @@ import Testing
     let owner = await harness.connect(uid: 1000, gid: 1000)
     let stranger = await harness.connect(uid: 1001, gid: 1001)
     let admin = await harness.connect()
-    _ = await owner.startEvaluation()
-    _ = await owner.startEvaluation()
+    _ = await owner.startEvaluation(context: await owner.createContext())
+    _ = await owner.startEvaluation(context: await owner.createContext())
     #expect(await findings(owner).count == 1)
     #expect(await traces(owner).count == 2)
     #expect(await findings(stranger).isEmpty)
@@ -293,8 +303,8 @@ import Testing
     let app = await harness.connect()
     let huge = String(repeating: "é", count: 20_000)
     _ = await app.call(Method.hello, ["client": ["name": "big", "appID": .string(huge)]])
-    _ = await app.startEvaluation()
-    _ = await app.startEvaluation()
+    _ = await app.startEvaluation(context: await app.createContext())
+    _ = await app.startEvaluation(context: await app.createContext())
     let kept = await traces(app)
     #expect(kept.count == 2)
     #expect(kept.allSatisfy { ($0["appID"]?.stringValue?.utf8.count ?? 0) == 256 })

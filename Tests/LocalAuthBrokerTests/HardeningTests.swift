@@ -46,6 +46,31 @@ struct HardeningTests {
     #expect(await client.recorder.waitForResponse(tag: again.tag)?.code == .userCancel)
   }
 
+  @Test func aContextThatSucceededSucceedsAgainWithoutACapture() async {
+    // Apple's log-in sample: "a previously successful authentication causes the next policy
+    // evaluation to succeed without testing biometry again", with no reuse duration set.
+    let harness = BrokerHarness()
+    let client = await harness.connect()
+    let context = await client.createContext()
+    _ = harness.face.script([.match(identity: nil)], replace: false)
+    #expect(await client.evaluate(context: context)?.object?["reused"] == false)
+    // Nothing scripted: a capture would wait; the answer comes at once instead.
+    let (_, immediate) = await client.startEvaluation(
+      .deviceOwnerAuthenticationWithBiometrics, context: context)
+    #expect(immediate?.object?["reused"] == true)
+    // Another context, and an evaluation without a context, still prompt.
+    let other = await client.createContext()
+    let fresh = await client.startEvaluation(
+      .deviceOwnerAuthenticationWithBiometrics, context: other)
+    #expect(fresh.immediate == nil)
+    _ = harness.face.script([.cancel], replace: false)
+    #expect(await client.recorder.waitForResponse(tag: fresh.tag)?.code == .userCancel)
+    let implicit = await client.startEvaluation(.deviceOwnerAuthenticationWithBiometrics)
+    #expect(implicit.immediate == nil)
+    _ = harness.face.script([.cancel], replace: false)
+    #expect(await client.recorder.waitForResponse(tag: implicit.tag)?.code == .userCancel)
+  }
+
   @Test func aBiometricSuccessIsReusedOnlyForTheSamePolicy() async {
     let harness = BrokerHarness()
     let client = await harness.connect()

@@ -1,7 +1,8 @@
+import LocalAuthClient
 import LocalAuthProtocol
 import Testing
 
-@testable import LocalAuthClient
+@testable import LocalAuthClientCore
 
 @Suite struct ClientModelTests {
   @Test func laErrorCodesHaveTheSpecValues() {

@@ -81,7 +81,9 @@ import Testing
 
   @Test(arguments: [
     ([], "missing subcommand"),
-    (["frobnicate"], "unknown subcommand 'frobnicate'"),
+    (["frobnicate"], "unknown subcommand 'frobnicate' (see localauthctl --help)"),
+    (["stauts"], "unknown subcommand 'stauts' (did you mean 'status'?)"),
+    (["help", "sensor"], "unknown subcommand 'sensor' (did you mean 'sensors'?)"),
     (["evaluate", "owner"], "evaluate needs --reason TEXT (a non-empty localized reason)"),
     (
       ["evaluate", "owner", "--reason", ""],

@@ -122,6 +122,10 @@ struct DiagnosticsEndToEndTests {
     #expect(script == original)
     let replayedResults = try await session(replaying)
     let replayed = try await broker.trace(appID: "com.example.replay")
+    // The replay ends by restoring what it changed: the face answers by default again.
+    let face = try await broker.sensors().first { $0.name == "face" }
+    #expect(
+      face?.defaultMode == "MATCH" && face?.queuedCommands == 0, "\(String(describing: face))")
 
     #expect(recordedResults == ["success", "userCancel"])
     #expect(replayedResults == recordedResults)

@@ -30,8 +30,12 @@ import Testing
       ],
       "uptimeMs": 5000,
     ])
-    let doctor = OutputFormatter(json: false).doctor(report, appID: nil)
+    // The daemon started 5000 ms before "now"; the finding came 1540 ms after the start.
+    let now = 1_800_000_000_000
+    let doctor = OutputFormatter(json: false, now: { now }).doctor(report, appID: nil)
     #expect(doctor.contains("evaluated again 40 ms after the user saw userCancel"))
+    #expect(doctor.contains("at \(WallClock.format(milliseconds: now - 5000 + 1540)), pid 42"))
+    #expect(!doctor.contains("1540 ms"))
     #expect(doctor.contains("R1") && doctor.contains("R2"))
     let timeline = OutputFormatter(json: false).timeline(
       EvaluationTrace(evaluations: [evaluation([])]))
@@ -40,6 +44,25 @@ import Testing
       #expect(!output.contains("\nlocalauthd: fake line"))
       #expect(output.contains("App\\u{1B}]0;pwned\\u{7}\\nlocalauthd: fake line"))
     }
+  }
+
+  @Test func traceListsOverlappingEvaluationsInTimeOrder() {
+    let long = evaluation([])  // R1: submitted at 1000, ended at 1500
+    let short = TracedEvaluation(json: [
+      "requestID": "R2", "context": "ctx-2", "clientPID": 43, "clientUID": 1000,
+      "clientName": "app", "appID": "app", "policy": "deviceOwnerAuthentication",
+      "submittedMs": 1100, "startedMs": 1100, "endedMs": 1200, "queueWaitMs": 0,
+      "result": "success", "reason": nil, "events": [], "droppedEvents": 0,
+    ])
+    let lines = OutputFormatter(json: false).timeline(
+      EvaluationTrace(evaluations: [long, short])
+    ).split(separator: "\n").map(String.init)
+    let offsets = lines.compactMap { line in
+      line.split(separator: " ").first.flatMap { Int($0.dropFirst()) }
+    }
+    #expect(offsets == offsets.sorted(), "\(lines)")
+    #expect(lines.last?.contains("R1  ended: userCancel") == true, "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("+200 ms") && $0.contains("R2  ended: success") })
   }
 
   @Test func noFindingsIsSaidPlainly() {

@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized)
 struct EnvironmentEndToEndTests {
   /// Records every change it is told about.
-  final class Recorder: LAEnvironmentObserver {
+  final class Recorder: LAEnvironmentObserver, Sendable {
     let changes = Mutex<[(old: LAEnvironmentState, new: LAEnvironmentState)]>([])
     func environment(
       _ environment: LAEnvironment, stateDidChangeFromOldState oldState: LAEnvironmentState

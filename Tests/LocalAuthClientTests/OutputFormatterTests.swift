@@ -11,18 +11,20 @@ import Testing
     let sensors = [
       SensorState(json: [
         "name": "face", "kind": "faceID", "available": true, "enrolled": ["alice", "bob"],
-        "lockedOut": false, "failedAttempts": 2,
+        "lockedOut": false, "failedAttempts": 2, "defaultMode": "WAIT", "queuedCommands": 2,
+        "queuedScript": ["SLEEP 800", "MATCH"],
       ]),
       SensorState(json: [
         "name": "passcode", "kind": "passcode", "available": true, "enrolled": [],
-        "lockedOut": true, "failedAttempts": 0,
+        "lockedOut": true, "failedAttempts": 0, "defaultMode": "MATCH", "queuedCommands": 0,
       ]),
     ]
+    // The default answer and the queued script show, so a replay left running is visible.
     #expect(
       text.sensors(sensors) == """
-        SENSOR    KIND      AVAILABLE  LOCKED-OUT  FAILED  ENROLLED
-        face      faceID    yes        no          2       alice,bob
-        passcode  passcode  yes        yes         0       -
+        SENSOR    KIND      AVAILABLE  LOCKED-OUT  FAILED  ENROLLED   DEFAULT  QUEUED
+        face      faceID    yes        no          2       alice,bob  WAIT     SLEEP 800, MATCH
+        passcode  passcode  yes        yes         0       -          MATCH    -
         """)
     let parsed = try? JSONParser.parse(Array(json.sensors(sensors).utf8))
     #expect(parsed?.objectValue?["sensors"]?.arrayValue?.count == 2)
@@ -45,9 +47,11 @@ import Testing
     )
     #expect(
       text.failure(RPCError(.alreadyInProgress)).hasPrefix("error: alreadyInProgress (-32001): "))
+    // A missing daemon says how to start one.
     #expect(
       text.failure(ConnectionError(socketPath: "/x", errno: -2))
-        == "error: cannotConnect: cannot connect to /x: No such file or directory")
+        == "error: cannotConnect: cannot connect to /x: No such file or directory; is localauthd running? Start the service with `sudo systemctl start localauthd.socket`, or `make run` in a clone (then export the LOCALAUTHD_SOCKET it prints)"
+    )
   }
 
   @Test func formatsProgressAndStatus() {

@@ -31,7 +31,7 @@ struct PromptAgentClientTests {
       case .passcodeRequested(let requestID):
         seen.append("passcode")
         try await agent.submitPasscode("9999", for: requestID)
-      case .feedback(let requestID, let feedback, _, _, _):
+      case .feedback(let requestID, let feedback, _, _, _, _):
         if feedback == "wrongPasscode" {
           seen.append("wrong")
           try await agent.submitPasscode("1234", for: requestID)

@@ -1,8 +1,9 @@
 import Foundation
+import LocalAuthClient
 import LocalAuthProtocol
 import Testing
 
-@testable import LocalAuthClient
+@testable import LocalAuthClientCore
 
 /// How `right.stateChanged` and `handoff.stateChanged` reach their objects, without a daemon.
 @Suite struct RightStateRoutingTests {

@@ -40,6 +40,33 @@ import Testing
     #expect(text.contains("Reason: Pay\\u{1B}[8m hidden"))
   }
 
+  @Test func fIsOfferedOnlyOnceTheFallbackExistsAndEarlyKeysAreNotDroppedSilently() async {
+    let printed = Mutex<String>("")
+    let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))
+    var session = PromptSession(agent: agent) { text in printed.withLock { $0 += text } }
+    session.handle(
+      .prompt(
+        LAAgentPrompt(
+          requestID: "R", clientName: "app", clientPID: 1, clientUID: 0, user: "alice",
+          policy: "deviceOwnerAuthentication", localizedReason: "Pay", sensor: "face",
+          cancelTitle: "Cancel", fallbackTitle: "Enter Passcode")))
+    #expect(!printed.withLock { $0 }.contains("f: "), "f is not offered before a failed match")
+    // f before the offer: said so, nothing sent (the daemon here is unreachable: no error line).
+    #expect(await session.press(UInt8(ascii: "f")) == .handled)
+    #expect(printed.withLock { $0 }.contains("The fallback is not offered yet"))
+    #expect(!printed.withLock { $0 }.contains("cannot connect"))
+    // Digits typed before the passcode is asked for are reported, once.
+    for key in Array("12".utf8) { #expect(await session.press(key) == .handled) }
+    #expect(
+      printed.withLock { $0 }.components(separatedBy: "Keys typed now are ignored").count == 2)
+    session.handle(
+      .feedback(
+        requestID: "R", feedback: "noMatch", attempt: 2, retryAfterSeconds: nil, lockedOut: false,
+        fallbackOffered: true))
+    #expect(printed.withLock { $0 }.contains("  f: Enter Passcode\n"))
+    #expect(!printed.withLock { $0 }.lowercased().contains("password"))
+  }
+
   @Test func ctrlCStopsWithNoPromptAndCancelsAPromptShown() async {
     let printed = Mutex<String>("")
     let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))

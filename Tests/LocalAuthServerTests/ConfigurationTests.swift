@@ -76,20 +76,8 @@ import Testing
   }
 
   @Test func theDaemonRefusesABadConfigurationAtStart() throws {
-    let directory = NSTemporaryDirectory() + "localauthd-config-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    let path = directory + "/bad.conf"
-    try "[Broker]\nLockoutThreshold=lots\n".write(toFile: path, atomically: true, encoding: .utf8)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try LocalAuthTestSupportBinary.daemon())
-    process.arguments = ["--config", path, "--check-config"]
-    let pipe = Pipe()
-    process.standardError = pipe
-    try process.run()
-    process.waitUntilExit()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(process.terminationStatus == 1)
+    let (status, output, path) = try checkConfig("[Broker]\nLockoutThreshold=lots\n")
+    #expect(status == 1)
     #expect(output.contains("\(path):2: LockoutThreshold=lots"))
   }
 

@@ -34,9 +34,9 @@ trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
 
 # --- on the host: what is in the package ---
 dpkg-deb -x "$DEB" "$RUN/contents"
-# The daemon links no Foundation (under 20 MiB). localauthctl links LocalAuthClient, whose LAError
-# bridges to NSError as Apple's does: that needs Foundation, and with it ICU's data (under 64 MiB).
-for entry in usr/libexec/localauthd:20 usr/bin/localauthctl:64; do
+# Neither links Foundation (and with it ICU's data), so each is under 20 MiB: localauthctl links
+# LocalAuthClientCore; only apps' LocalAuthClient (Apple's NSError bridging) brings Foundation.
+for entry in usr/libexec/localauthd:20 usr/bin/localauthctl:20; do
     binary=${entry%%:*} limit=${entry##*:}
     size=$(stat -c %s "$RUN/contents/$binary")
     check "$binary is $((size / 1024 / 1024)) MiB (under $limit: stripped)" test "$size" -lt $((limit << 20))

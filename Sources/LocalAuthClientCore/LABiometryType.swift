@@ -13,6 +13,11 @@ public enum LABiometryType: Int, Sendable, CaseIterable, CustomStringConvertible
   @available(*, deprecated, renamed: "touchID")
   public static var typeTouchID: LABiometryType { .touchID }
 
+  /// Deprecated name of `none` (Apple's `LABiometryNone`).
+  // swift-format-ignore: AlwaysUseLowerCamelCase
+  @available(*, deprecated, renamed: "none")
+  public static var LABiometryNone: LABiometryType { .none }
+
   /// The name the daemon sends ("faceID").
   public var name: String {
     switch self {

@@ -1,4 +1,3 @@
-import Foundation
 import LocalAuthProtocol
 
 /// The error domain of LocalAuthentication errors, as Apple names it (`LAErrorDomain`).
@@ -8,7 +7,7 @@ public let LAErrorDomain = "com.apple.LocalAuthentication"
 /// A LocalAuthentication outcome other than success, as Apple's `LAError` reports it.
 /// `code` is one of the public raw values of docs/protocol.md, "Errors"; `requestID` names the
 /// evaluation in the daemon's journal when one existed. Value type; usable from any thread.
-public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct LAError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The LocalAuthentication error codes with Apple's raw values.
   public enum Code: Int, Sendable, CaseIterable, CustomStringConvertible {
     /// Credentials not valid after the allowed attempts.
@@ -78,12 +77,6 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
     self.reason = reason
   }
 
-  /// Apple's initializer: an error with `code`; `NSLocalizedDescriptionKey` in `userInfo`, if a
-  /// string, becomes the message. Other entries are not kept (they are not `Sendable`).
-  public init(_ code: Code, userInfo: [String: Any]) {
-    self.init(code, message: userInfo[NSLocalizedDescriptionKey] as? String)
-  }
-
   /// The LocalAuthentication error a JSON-RPC error stands for; nil when its code is not an LAError code.
   public init?(_ error: RPCError) {
     guard let code = Code(rawValue: error.code.rawValue) else { return nil }
@@ -102,6 +95,13 @@ public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Two errors are equal when code, request and reason agree (messages may be reworded).
   public static func == (lhs: LAError, rhs: LAError) -> Bool {
     lhs.code == rhs.code && lhs.requestID == rhs.requestID && lhs.reason == rhs.reason
+  }
+
+  /// Hashes what `==` compares: code, request and reason.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(code)
+    hasher.combine(requestID)
+    hasher.combine(reason)
   }
 }
 
@@ -170,33 +170,9 @@ extension LAError {
   public static var notInteractive: Code { .notInteractive }
 }
 
-extension LAError: CustomNSError, LocalizedError {
-  /// The code's raw value, as `NSError.code` carries it (CustomNSError).
-  public var errorCode: Int { code.rawValue }
-
-  /// The message under `NSLocalizedDescriptionKey`, the request ID and reason under their names.
-  public var errorUserInfo: [String: Any] {
-    var info: [String: Any] = [NSLocalizedDescriptionKey: message]
-    if let requestID { info["requestID"] = requestID }
-    if let reason { info["reason"] = reason }
-    return info
-  }
-
-  /// What happened, so `localizedDescription` reads as the daemon's message.
-  public var errorDescription: String? { message }
-
-  /// The error as an `NSError` in `LAErrorDomain` with Apple's code.
-  public var nsError: NSError {
-    NSError(domain: LAErrorDomain, code: code.rawValue, userInfo: errorUserInfo)
-  }
-}
-
 /// Turns a JSON-RPC error from the daemon into what the client throws: an `LAError` for
 /// LocalAuthentication codes, the `RPCError` itself for broker and protocol errors
 /// (alreadyInProgress, permissionDenied, methodNotFound, …).
 func clientError(_ error: RPCError) -> any Error {
   LAError(error) ?? error
 }
-
-/// Apple's `NSErrorPointer` (Foundation on Linux has none): `var error: NSError?` passed as `&error`.
-public typealias NSErrorPointer = UnsafeMutablePointer<NSError?>?

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import LocalAuthProtocol
 
 /// Where clients find the daemon's socket: `SocketLocation.client`, the rule the daemon's own
@@ -27,7 +28,8 @@ public enum SocketPath {
     var info = stat()
     guard stat(path, &info) == 0 else { return false }
     if path == system { return true }
-    let directory = (path as NSString).deletingLastPathComponent
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
     guard stat(directory, &info) == 0 else { return false }
     return info.st_uid == getuid() || info.st_uid == 0
   }

@@ -1,10 +1,12 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 import Synchronization
 
-/// Receives changes of an `LAEnvironment` (Apple's LAEnvironmentObserver). The method has a
-/// default that does nothing, as Apple's is optional.
-public protocol LAEnvironmentObserver: AnyObject, Sendable {
+/// Receives changes of an `LAEnvironment` (Apple's LAEnvironmentObserver, `LAEnvironment.Observer`
+/// in Swift). The method has a default that does nothing, as Apple's is optional. Like Apple's, it
+/// does not demand `Sendable`: the environment calls it from its own task, so an observer that
+/// touches main-actor state hops there itself (`Task { @MainActor in … }`).
+public protocol LAEnvironmentObserver: AnyObject {
   /// The environment's state changed; `environment.state` is the new one.
   func environment(
     _ environment: LAEnvironment, stateDidChangeFromOldState oldState: LAEnvironmentState)
@@ -44,7 +46,9 @@ public final class LAEnvironment: Sendable {
     var watcher: Task<Void, Never>?
   }
 
-  private struct WeakObserver {
+  /// A weak reference to an observer. The environment only keeps it and calls it, never shares
+  /// its state, hence `@unchecked Sendable` (Apple's observers need not be `Sendable`).
+  private struct WeakObserver: @unchecked Sendable {
     weak var observer: (any LAEnvironmentObserver)?
   }
 
@@ -122,9 +126,26 @@ public final class LAEnvironment: Sendable {
     let (old, observers) = observed.withLock { observed in
       let old = observed.state
       observed.state = new
-      return (old, observed.observers.values.compactMap(\.observer))
+      return (old, Array(observed.observers.values))
     }
     guard let old, old != new else { return }
-    for observer in observers { observer.environment(self, stateDidChangeFromOldState: old) }
+    for entry in observers {
+      entry.observer?.environment(self, stateDidChangeFromOldState: old)
+    }
   }
+}
+
+extension LAEnvironment {
+  /// Apple's Swift name for `LAEnvironmentObserver`.
+  public typealias Observer = LAEnvironmentObserver
+  /// Apple's Swift name for `LAEnvironmentState`.
+  public typealias State = LAEnvironmentState
+  /// Apple's Swift name for `LAEnvironmentMechanism`.
+  public typealias Mechanism = LAEnvironmentMechanism
+  /// Apple's Swift name for `LAEnvironmentMechanismBiometry`.
+  public typealias MechanismBiometry = LAEnvironmentMechanismBiometry
+  /// Apple's Swift name for `LAEnvironmentMechanismUserPassword`.
+  public typealias MechanismUserPassword = LAEnvironmentMechanismUserPassword
+  /// Apple's Swift name for `LAEnvironmentMechanismCompanion`.
+  public typealias MechanismCompanion = LAEnvironmentMechanismCompanion
 }

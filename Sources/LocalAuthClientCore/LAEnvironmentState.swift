@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import LocalAuthProtocol
 
 /// One way of authenticating and whether it can be used now (Apple's LAEnvironmentMechanism).

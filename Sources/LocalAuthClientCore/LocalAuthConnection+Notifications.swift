@@ -51,7 +51,7 @@ extension LocalAuthConnection {
     switch method {
     case Notification.rightStateChanged:
       guard let handle = params["right"],
-        let state = params["state"]?.stringValue.flatMap(LARight.State.init(rawValue:)),
+        let state = params["state"]?.stringValue.flatMap(LARight.State.init(name:)),
         let right = self.state.withLock({ $0.rights[handle]?.right })
       else { return true }
       right.receiveState(state)

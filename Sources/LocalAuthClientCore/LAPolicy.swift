@@ -69,6 +69,12 @@ public struct LADomainState: Sendable, Equatable {
   }
 }
 
+/// Apple's name for the biometry part of a domain state.
+public typealias LADomainStateBiometry = LADomainState.Biometry
+
+/// Apple's name for the companion part of a domain state.
+public typealias LADomainStateCompanion = LADomainState.Companion
+
 /// A kind of companion device (LACompanionType).
 public enum LACompanionType: Int, Sendable, Hashable, CaseIterable {
   /// An Apple Watch (Apple's raw value 1).

@@ -14,15 +14,31 @@ import Synchronization
 /// `@unchecked Sendable`.
 open class LARight: @unchecked Sendable {
   /// The authorization state (LARight.State).
-  public enum State: String, Sendable {
+  public enum State: Int, Sendable, CaseIterable {
     /// Not known yet.
-    case unknown
+    case unknown = 0
     /// An authorization is in progress.
-    case authorizing
+    case authorizing = 1
     /// Authorized until deauthorized or the client disconnects.
-    case authorized
+    case authorized = 2
     /// Not authorized.
-    case notAuthorized
+    case notAuthorized = 3
+
+    /// The name the daemon sends ("notAuthorized").
+    public var name: String {
+      switch self {
+      case .unknown: "unknown"
+      case .authorizing: "authorizing"
+      case .authorized: "authorized"
+      case .notAuthorized: "notAuthorized"
+      }
+    }
+
+    /// The state from the daemon's name; nil for a name this version does not know.
+    public init?(name: String) {
+      guard let state = Self.allCases.first(where: { $0.name == name }) else { return nil }
+      self = state
+    }
   }
 
   /// The requirement given at creation (for a right loaded from the store: `.default`, as the store does not say).
@@ -199,7 +215,7 @@ open class LARight: @unchecked Sendable {
   public func refreshState() async throws -> State {
     let (version, _) = beginStateChange()
     let result = try await callWithRight(Method.rightState)
-    let state = result["state"]?.stringValue.flatMap(State.init(rawValue:)) ?? .unknown
+    let state = result["state"]?.stringValue.flatMap(State.init(name:)) ?? .unknown
     settleState(state, since: version)
     return state
   }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import LocalAuthProtocol
 import Synchronization
 
@@ -15,6 +16,10 @@ final class ContextCore: Sendable {
     var biometryType: LABiometryType = .none
     /// Whether a biometric check or evaluation succeeded (Apple's evaluatedPolicyDomainState is nil before).
     var domainStateEvaluated = false
+    /// Apple's `localizedReason` (kept for code that reads it back).
+    var localizedReason = ""
+    /// Credentials set with `setCredential(_:type:)`; never sent to the daemon.
+    var credentials: [LACredentialType: Data] = [:]
   }
 
   let connection: LocalAuthConnection

@@ -92,12 +92,19 @@ extension Broker {
     sensor: String, queued: Int
   )] {
     var queued: [(sensor: String, queued: Int)] = []
-    for script in try trace.replayScripts(passcode: passcode) {
+    let scripts = try trace.replayScripts(passcode: passcode)
+    let defaults = Dictionary(
+      try await sensors().map { ($0.name, $0.defaultMode) }, uniquingKeysWith: { first, _ in first }
+    )
+    for script in scripts {
+      // The replay ends by restoring the default it changed (its scripts begin with DEFAULT
+      // WAIT): once the trace's answers are used up, the sensor answers as before.
+      let restore = (defaults[script.sensor] ?? nil).map { ["DEFAULT \($0)"] } ?? []
       queued.append(
         (
           script.sensor,
           try await self.script(
-            sensor: script.sensor, commands: script.commands, replace: true)
+            sensor: script.sensor, commands: script.commands + restore, replace: true)
         ))
     }
     return queued

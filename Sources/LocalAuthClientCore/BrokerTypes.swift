@@ -14,6 +14,14 @@ public struct SensorState: Sendable, Equatable {
   public var lockedOut: Bool
   /// Consecutive failed attempts.
   public var failedAttempts: Int
+  /// What a simulated sensor answers when its script is empty (MATCH, NOMATCH, WAIT); nil for
+  /// real hardware.
+  public var defaultMode: String?
+  /// A simulated sensor's queued script commands (shown to administrators; a typed passcode
+  /// masked), and how many there are.
+  public var queuedScript: [String]
+  /// How many script commands are queued.
+  public var queuedCommands: Int
 
   /// Reads one element of `sensors.list`.
   public init(json: JSONValue) {
@@ -27,6 +35,9 @@ public struct SensorState: Sendable, Equatable {
     }
     lockedOut = o["lockedOut"]?.boolValue ?? false
     failedAttempts = o["failedAttempts"]?.intValue ?? 0
+    defaultMode = o["defaultMode"]?.stringValue
+    queuedScript = o["queuedScript"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    queuedCommands = o["queuedCommands"]?.intValue ?? queuedScript.count
   }
 }
 

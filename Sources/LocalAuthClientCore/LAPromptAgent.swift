@@ -156,9 +156,11 @@ public enum LAAgentEvent: Sendable, Equatable {
   case prompt(LAAgentPrompt)
   /// Feedback for a prompt: `noMatch`, a retry reason, `wrongPasscode`, `passcodeDelay` (with the wait),
   /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`. `lockedOut` is set on the failed
-  /// match that locked biometry out.
+  /// match that locked biometry out; `fallbackOffered` on the failed match from which the
+  /// prompt's fallback button may be used.
   case feedback(
-    requestID: String, feedback: String, attempt: Int?, retryAfterSeconds: Int?, lockedOut: Bool)
+    requestID: String, feedback: String, attempt: Int?, retryAfterSeconds: Int?, lockedOut: Bool,
+    fallbackOffered: Bool = false)
   /// The prompt now asks for the passcode: read one and `submitPasscode` it.
   case passcodeRequested(requestID: String)
   /// The prompt ended with this result (`success` or an LAError name).
@@ -173,7 +175,8 @@ public enum LAAgentEvent: Sendable, Equatable {
         requestID: requestID, feedback: params["feedback"]?.stringValue ?? "",
         attempt: params["attempt"]?.intValue,
         retryAfterSeconds: params["retryAfterSeconds"]?.intValue,
-        lockedOut: params["lockout"]?.boolValue ?? false)
+        lockedOut: params["lockout"]?.boolValue ?? false,
+        fallbackOffered: params["offer"]?.stringValue == "fallback")
     case Notification.agentPasscode: self = .passcodeRequested(requestID: requestID)
     case Notification.agentEnded:
       self = .ended(requestID: requestID, result: params["result"]?.stringValue ?? "")
