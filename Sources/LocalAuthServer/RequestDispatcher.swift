@@ -77,14 +77,17 @@ struct RequestDispatcher {
   private func call(_ request: RPCRequest, on connection: Connection, slot: AnswerSlot)
     -> Result<JSONValue, RPCError>?
   {
-    if let id = request.id, id != .null, connection.pendingIDs.contains(id) {
+    // The set is empty unless requests wait (evaluations): skip hashing the id then.
+    if let id = request.id, !connection.pendingIDs.isEmpty, id != .null,
+      connection.pendingIDs.contains(id)
+    {
       return .failure(
         .invalidRequest(
           "Invalid request: id \(id) is already in flight on this connection.",
           reason: "duplicateId"))
     }
     let session = connection.session!
-    return broker.assumeIsolated { broker in
+    return connection.server.loop.onLoop(broker) { broker in
       broker.handle(request, from: session) {
         guard let id = request.id else { return DiscardingResponder() }
         if id != .null { connection.pendingIDs.insert(id) }
