@@ -3,6 +3,7 @@
 #                   then the fprintd row (bench/fprintd-bench.sh: localauthd + fprintd vs fprintd directly)
 #                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
+#   make bench-profile  instructions, allocations and system calls per request (bench/profile.sh)
 #   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser and the SSH agent
 #                   message decoder (SSHAgent) for FUZZ_SECONDS
 #   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
@@ -60,3 +61,13 @@ sanitize-thread:
 sanitize-address:
 	ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 swift test --scratch-path $(BENCH_SCRATCH)-asan --sanitize=address \
 		-Xswiftc -use-ld=lld --filter '$(SANITIZE_FILTER)'
+
+# The request-path profile (docs/performance.md, "Where each microsecond goes"): instructions
+# (callgrind), allocations (heaptrack) and system calls (strace -c) per canEvaluatePolicy.
+PROFILE_DEB_PACKAGES := valgrind heaptrack strace binutils
+.PHONY: bench-profile profile-deps
+profile-deps:
+	@$(MAKE) -s install-debian-packages PACKAGES="$(PROFILE_DEB_PACKAGES)"
+
+bench-profile: profile-deps bench-build
+	bench/profile.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthd-bench

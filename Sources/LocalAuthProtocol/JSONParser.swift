@@ -138,6 +138,8 @@ private struct Scanner {
       index += 1
       return .object(JSONObject(members))
     }
+    // Requests and their params have a handful of members: one allocation instead of regrowing.
+    members.reserveCapacity(4)
     while true {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {

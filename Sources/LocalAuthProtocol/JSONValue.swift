@@ -119,7 +119,17 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
 
   /// An object from a literal; `nil` values are left out.
   public init(dictionaryLiteral elements: (String, JSONValue?)...) {
-    members = elements.compactMap { key, value in value.map { JSONMember(key, $0) } }
+    self.init(literal: elements)
+  }
+
+  /// The members of a literal, `nil` values left out, in one allocation (answers are built from
+  /// literals on the hot path).
+  init(literal elements: [(String, JSONValue?)]) {
+    members = []
+    members.reserveCapacity(elements.count)
+    for (key, value) in elements {
+      if let value { members.append(JSONMember(key, value)) }
+    }
   }
 
   /// The value of the first member with this name; setting replaces it or appends, `nil` removes it.
@@ -155,8 +165,7 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
   /// An object literal; `nil` values are left out.
   public init(dictionaryLiteral elements: (String, JSONValue?)...) {
-    self = .object(
-      JSONObject(elements.compactMap { key, value in value.map { JSONMember(key, $0) } }))
+    self = .object(JSONObject(literal: elements))
   }
   /// The null literal.
   public init(nilLiteral: ()) { self = .null }

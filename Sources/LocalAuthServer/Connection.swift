@@ -27,6 +27,13 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
   var pendingIDs: Set<RequestID> = []
 
+  /// A deferred request was answered: its id may be used again. The set's storage is returned
+  /// once it is empty, so an idle connection holds none.
+  func answered(_ id: RequestID) {
+    pendingIDs.remove(id)
+    if pendingIDs.isEmpty { pendingIDs = [] }
+  }
+
   init(fd: Int32, server: Server, frameLimit: Int, share: UIDShare) {
     self.fd = fd
     self.server = server
@@ -82,6 +89,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// Appends bytes to the output; flushed at the end of the loop's turn.
   func write(_ bytes: [UInt8]) {
     guard !closed else { return }
+    borrowOutputBuffer()
     output.append(contentsOf: bytes)
     outputGrew()
   }
@@ -89,6 +97,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// Encodes a response line straight into the output buffer (no intermediate array).
   func writeResponse(_ answer: Result<JSONValue, RPCError>, id: RequestID) {
     guard !closed else { return }
+    borrowOutputBuffer()
     var writer = JSONWriter(appendingTo: [])
     swap(&writer.bytes, &output)
     switch answer {
@@ -116,6 +125,27 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     }
   }
 
+  /// Takes a spare output buffer from the server when this connection has none, so writing an
+  /// answer allocates nothing in the steady state and an idle connection holds no buffer.
+  private func borrowOutputBuffer() {
+    if output.capacity == 0, let spare = server.spareOutputBuffers.popLast() { output = spare }
+  }
+
+  /// Everything was sent: the buffer goes back to the server's spares (or is freed when it grew
+  /// large or there are enough spares).
+  private func returnOutputBuffer() {
+    outputStart = 0
+    guard output.capacity > 0 else { return }
+    output.removeAll(keepingCapacity: true)
+    var buffer: [UInt8] = []
+    swap(&buffer, &output)
+    if buffer.capacity <= Server.spareOutputBufferCapacity
+      && server.spareOutputBuffers.count < Server.spareOutputBufferCount
+    {
+      server.spareOutputBuffers.append(buffer)
+    }
+  }
+
   /// Sends what the socket takes now; watches for writability if some is left.
   func flush() {
     markedDirty = false
@@ -133,8 +163,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
       return
     }
     if outputStart == output.count {
-      output.removeAll(keepingCapacity: output.capacity <= 64 * 1024)
-      outputStart = 0
+      returnOutputBuffer()
     } else if outputStart > 64 * 1024 {
       output.removeFirst(outputStart)
       outputStart = 0

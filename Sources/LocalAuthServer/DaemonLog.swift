@@ -149,10 +149,13 @@ final class StderrBuffer: Sendable {
     if full { flush() }
   }
 
+  /// Writes what is gathered. Called twice per loop turn: with nothing gathered it takes the lock
+  /// and returns (no copy, no allocation: the log costs nothing while it is quiet).
   func flush() {
-    let bytes = pending.withLock { bytes in
-      let taken = bytes
-      bytes.removeAll(keepingCapacity: true)
+    let bytes = pending.withLock { bytes -> [UInt8] in
+      if bytes.isEmpty { return [] }
+      var taken: [UInt8] = []
+      swap(&taken, &bytes)
       return taken
     }
     var offset = 0

@@ -16,7 +16,9 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private let wakeFD: Int32
   private let jobs = Mutex<[UnownedJob]>([])
   private let wakePending = Atomic<Bool>(false)
-  private var handlers: [Int32: LoopHandler] = [:]
+  /// The handler of each watched descriptor, indexed by descriptor (no hashing per event; grows to
+  /// the highest descriptor seen).
+  private var handlers: [LoopHandler?] = []
   private var dirty: [Connection] = []
   private var running = true
   /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
@@ -56,7 +58,12 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Watches a descriptor for the given events.
   func register(_ fd: Int32, events: UInt32, handler: LoopHandler) {
-    handlers[fd] = handler
+    let index = Int(fd)
+    if index >= handlers.count {
+      let grown = max(index + 1, handlers.count * 2)
+      handlers.append(contentsOf: repeatElement(nil, count: grown - handlers.count))
+    }
+    handlers[index] = handler
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
   }
 
@@ -67,7 +74,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Stops watching a descriptor.
   func unregister(_ fd: Int32) {
-    handlers[fd] = nil
+    if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)
   }
 
@@ -96,7 +103,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
           wakePending.store(false, ordering: .releasing)
           runJobs()
         } else {
-          handlers[fd]?.handle(events: events[index])
+          let slot = Int(fd)
+          if slot < handlers.count { handlers[slot]?.handle(events: events[index]) }
         }
       }
       runJobs()

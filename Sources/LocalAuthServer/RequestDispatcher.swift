@@ -33,10 +33,7 @@ struct RequestDispatcher {
         connection.write(RPCEncoder.error(id: rejection.id, rejection.error))
       }
     case .success(let request):
-      if let answer = call(
-        request, on: connection, responder: { SingleResponder(connection: connection, id: $0) }),
-        let id = request.id
-      {
+      if let answer = call(request, on: connection, slot: .single), let id = request.id {
         connection.writeResponse(answer, id: id)
       }
     }
@@ -54,9 +51,7 @@ struct RequestDispatcher {
         }
       case .success(let request):
         let slot = batch.reserve(expectsAnswer: request.id != nil)
-        let answer = call(request, on: connection) { id in
-          BatchResponder(batch: batch, slot: slot, id: id)
-        }
+        let answer = call(request, on: connection, slot: .batch(batch, slot))
         if let answer, let id = request.id { batch.fill(slot, encodeObject(answer, id: id)) }
       }
     }
@@ -64,23 +59,39 @@ struct RequestDispatcher {
     batch.sendIfComplete()
   }
 
+  /// Where a deferred answer goes: straight to the connection, or into a batch's slot. (An enum,
+  /// not a closure: the hot path allocates no closure context per request.)
+  private enum AnswerSlot {
+    case single
+    case batch(BatchCollector, Int)
+
+    func responder(_ connection: Connection, id: RequestID) -> any Responder {
+      switch self {
+      case .single: SingleResponder(connection: connection, id: id)
+      case .batch(let batch, let slot): BatchResponder(batch: batch, slot: slot, id: id)
+      }
+    }
+  }
+
   /// Calls the broker; returns the answer now, or nil when it comes later (or never, for notifications).
-  private func call(
-    _ request: RPCRequest, on connection: Connection,
-    responder: @escaping @Sendable (RequestID) -> any Responder
-  ) -> Result<JSONValue, RPCError>? {
-    if let id = request.id, id != .null, connection.pendingIDs.contains(id) {
+  private func call(_ request: RPCRequest, on connection: Connection, slot: AnswerSlot)
+    -> Result<JSONValue, RPCError>?
+  {
+    // The set is empty unless requests wait (evaluations): skip hashing the id then.
+    if let id = request.id, !connection.pendingIDs.isEmpty, id != .null,
+      connection.pendingIDs.contains(id)
+    {
       return .failure(
         .invalidRequest(
           "Invalid request: id \(id) is already in flight on this connection.",
           reason: "duplicateId"))
     }
     let session = connection.session!
-    return broker.assumeIsolated { broker in
+    return connection.server.loop.onLoop(broker) { broker in
       broker.handle(request, from: session) {
         guard let id = request.id else { return DiscardingResponder() }
         if id != .null { connection.pendingIDs.insert(id) }
-        return responder(id)
+        return slot.responder(connection, id: id)
       }
     }
   }
@@ -102,7 +113,7 @@ private struct SingleResponder: Responder, @unchecked Sendable {
   let id: RequestID
 
   func respond(_ result: Result<JSONValue, RPCError>) {
-    connection.pendingIDs.remove(id)
+    connection.answered(id)
     connection.writeResponse(result, id: id)
   }
 }
@@ -155,7 +166,7 @@ private struct BatchResponder: Responder, @unchecked Sendable {
   let id: RequestID
 
   func respond(_ result: Result<JSONValue, RPCError>) {
-    batch.connection.pendingIDs.remove(id)
+    batch.connection.answered(id)
     var writer = JSONWriter()
     switch result {
     case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)

@@ -38,6 +38,15 @@ public final class Server: @unchecked Sendable {
   /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
   /// connections delays the others' next turn by at most this much work.
   static let readBytesPerUIDPerTurn = 64 * 1024
+  /// Output buffers not in use: a connection borrows one when it has answers to send and returns
+  /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
+  var spareOutputBuffers: [[UInt8]] = []
+  /// At most this many spare output buffers are kept (one per connection served in a turn is enough
+  /// for the 256-client load; more are freed).
+  static let spareOutputBufferCount = 512
+  /// A buffer that grew past this many bytes is freed rather than kept as a spare (the spares hold
+  /// at most 512 × 4 KiB).
+  static let spareOutputBufferCapacity = 4 * 1024
   /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
   var onClientCountChange: ((Int) -> Void)?
 

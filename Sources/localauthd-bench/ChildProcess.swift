@@ -44,6 +44,10 @@ final class ChildProcess {
     return nil
   }
 
+  /// CPU time the process has used so far, user and system, all threads (/proc/PID/stat), in
+  /// nanoseconds at the kernel's clock-tick resolution (10 ms here); nil if the process is gone.
+  var cpuNanoseconds: UInt64? { processCPUNanoseconds(pid) }
+
   /// Whether the process still runs (not reaped, not a zombie).
   var isRunning: Bool {
     if reaped { return false }
@@ -109,4 +113,18 @@ func writeFile(_ path: String, _ text: String) throws(BenchError) {
     offset += written
   }
   bytes.removeAll()
+}
+
+/// CPU time (utime + stime, all threads) of a process from /proc/PID/stat, in nanoseconds.
+func processCPUNanoseconds(_ pid: pid_t) -> UInt64? {
+  guard let text = readSmallFile("/proc/\(pid)/stat"),
+    let close = text.utf8.lastIndex(of: UInt8(ascii: ")"))
+  else { return nil }
+  // After "pid (comm)": state is field 3, utime field 14, stime field 15.
+  let fields = text[text.index(after: close)...].split(separator: " ")
+  guard fields.count > 13, let user = UInt64(fields[11]), let system = UInt64(fields[12]) else {
+    return nil
+  }
+  let ticks = UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+  return (user + system) * 1_000_000_000 / ticks
 }

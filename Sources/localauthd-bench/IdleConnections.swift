@@ -53,8 +53,8 @@ struct IdleConnections {
     return Measurement(
       key: "idleConnectionRSS", title: "RSS per idle connection, \(count) held",
       samples: perConnection, unit: "B/conn",
-      target: "\(count) held, < 4096 B each",
-      met: medianHeld >= Double(count) && medianBytes < 4096,
+      target: "\(count) held, <= 150 B each",
+      met: medianHeld >= Double(count) && medianBytes <= 150,
       details: [
         ("connectionsHeld", medianHeld),
         ("bytesPerConnectionAfterOneRequest", Statistics.median(perUsedConnection)),

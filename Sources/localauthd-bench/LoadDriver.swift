@@ -21,6 +21,8 @@ struct LoadPlan {
   var reconnectEvery: Int?
   /// Whether to keep a latency sample per counted response.
   var recordLatency = false
+  /// The server's process, whose CPU time over the counted window is measured (nil: not measured).
+  var serverPID: pid_t?
 }
 
 /// What a load run measured.
@@ -38,8 +40,17 @@ struct LoadResult {
   /// Round-trip latencies in nanoseconds, sorted (when asked for).
   var latencies: [UInt32] = []
 
+  /// The server's CPU time over the counted window, in nanoseconds (when a server pid was given).
+  var serverCPUNanoseconds: UInt64?
+
   /// Responses per second.
   var rate: Double { seconds > 0 ? Double(responses) / seconds : 0 }
+
+  /// The server's CPU time per counted response, in microseconds (nil when not measured).
+  var serverMicrosecondsPerRequest: Double? {
+    guard let serverCPUNanoseconds, responses > 0 else { return nil }
+    return Double(serverCPUNanoseconds) / 1000 / Double(responses)
+  }
 }
 
 /// A closed-loop load generator: one thread, one epoll set, many non-blocking connections, each
@@ -62,6 +73,7 @@ struct LoadDriver {
   private var windowEnd: UInt64 = .max
   private var counting = false
   private var live = 0
+  private var serverCPUAtWindowStart: UInt64?
 
   /// A driver for a plan; connects nothing yet.
   init(plan: LoadPlan) throws(BenchError) {
@@ -82,7 +94,7 @@ struct LoadDriver {
       windowEnd = windowStart + UInt64(plan.seconds * 1e9)
     } else {
       windowStart = start
-      counting = true
+      startCounting()
     }
     if plan.recordLatency { result.latencies.reserveCapacity(1 << 20) }
     for slot in 0..<plan.clients { send(slot) }
@@ -94,7 +106,7 @@ struct LoadDriver {
     while live > 0 {
       if let total = plan.totalResponses, result.responses >= total { break }
       if now >= windowEnd || now >= hardEnd { break }
-      if !counting && now >= windowStart { counting = true }
+      if !counting && now >= windowStart { startCounting() }
       let count = las_epoll_wait(epollFD, &fds, &events, Int32(fds.count), 50)
       now = Clock.nanoseconds()
       if count <= 0 { continue }
@@ -105,9 +117,19 @@ struct LoadDriver {
     }
     let end = min(Clock.nanoseconds(), windowEnd)
     result.seconds = Double(end - windowStart) / 1e9
+    if let pid = plan.serverPID, let startCPU = serverCPUAtWindowStart,
+      let endCPU = processCPUNanoseconds(pid)
+    {
+      result.serverCPUNanoseconds = endCPU &- startCPU
+    }
     for slot in 0..<clients.count where clients[slot].fd >= 0 { disconnect(slot) }
     result.latencies.sort()
     return result
+  }
+
+  private mutating func startCounting() {
+    counting = true
+    if let pid = plan.serverPID { serverCPUAtWindowStart = processCPUNanoseconds(pid) }
   }
 
   private mutating func connect(_ slot: Int) throws(BenchError) {

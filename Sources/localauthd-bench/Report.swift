@@ -15,6 +15,29 @@ enum Report {
     return text
   }
 
+  /// The rows that carry issue 23's targets ("close to the floor"), in its order.
+  static let floorTargets = [
+    "canEvaluateThroughput", "serverCPUPerRequest", "latencyP99", "idleConnectionRSS", "hostileP99",
+    "latencyP99UnderStoreFlood",
+  ]
+
+  /// The summary: each of issue 23's figures against its target, from the same run as the table.
+  static func summary(_ rows: [Measurement]) -> String {
+    var text = "\nSummary (docs/performance.md, \"Close to the floor\"):\n"
+    for key in floorTargets {
+      guard let row = rows.first(where: { $0.key == key }) else { continue }
+      let met = row.met.map { $0 ? "met" : "NOT met" } ?? "-"
+      var figure = "\(format(row.median)) \(row.unit)"
+      if let percent = row.details.first(where: { $0.0 == "percentOfFloor" }) {
+        figure = "\(format(percent.1))% of the floor (\(figure))"
+      } else if let ratio = row.details.first(where: { $0.0 == "ratioToFloor" }) {
+        figure = "\(format(ratio.1))x the floor (\(figure))"
+      }
+      text += "- \(row.title): \(figure); target \(row.target): \(met)\n"
+    }
+    return text
+  }
+
   /// The rows as a JSON document.
   static func json(_ rows: [Measurement], configuration: JSONObject) -> String {
     let entries: [JSONValue] = rows.map { row in

@@ -56,6 +56,7 @@ func runBench() throws(BenchError) {
     return [try growth.measure()]
   }
   print(Report.table(rows), terminator: "")
+  print(Report.summary(rows), terminator: "")
   let configuration: JSONObject = [
     "runs": .int(options.runs), "secondsPerRun": .number(JSONNumber(options.seconds)),
     "serverCPU": options.serverCPU.map { .int($0) } ?? .null,
@@ -75,6 +76,21 @@ func printError(_ text: String) {
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--attack" {
   Attacker.run(socket: arguments[2], seconds: Double(arguments[3]) ?? 5)
+  exit(0)
+}
+if arguments.count == 5, arguments[1] == "--drive" {
+  // --drive SOCKET CLIENTS TOTAL: a fixed number of canEvaluatePolicy round trips (for profiling
+  // under callgrind or strace -c; see docs/performance.md).
+  var plan = LoadPlan(path: arguments[2], clients: Int(arguments[3]) ?? 1)
+  plan.totalResponses = Int(arguments[4]) ?? 10_000
+  do {
+    var driver = try LoadDriver(plan: plan)
+    let result = try driver.run()
+    print("\(result.responses) responses, \(result.errors) errors in \(result.seconds) s")
+  } catch {
+    printError("localauthd-bench: \(error)")
+    exit(1)
+  }
   exit(0)
 }
 if arguments.count == 4, arguments[1] == "--park" {
