@@ -12,7 +12,7 @@ struct FprintdCache {
   private var nextSerial = 1
   /// Whether fprintd owns its name on the bus now (it exits when idle and is activated again).
   var present = false
-  /// False after a call to fprintd's name failed (not installed, masked, activation failed).
+  /// False after a call to fprintd's name found nothing that can start it (not installed, no bus).
   private(set) var reachable = true
   private var unreachableSince = ContinuousClock.now
   /// How old an answer may be before a state read refreshes it (only while fprintd is on the bus).
@@ -76,7 +76,7 @@ struct FprintdCache {
   /// The uids asked about so far.
   var owners: [UInt32] { Array(entries.keys) }
 
-  /// A call to fprintd's name failed: unavailable until a later attempt reaches it.
+  /// Nothing can start fprintd: unavailable until a later attempt reaches it.
   mutating func markUnreachable() {
     if reachable { unreachableSince = .now }
     reachable = false

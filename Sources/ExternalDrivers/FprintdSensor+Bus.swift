@@ -93,7 +93,13 @@ extension FprintdSensor {
         for owner in cache.withLock({ $0.owners }) { refresh(owner) }
       } else {
         device = nil
-        cache.withLock { $0.markUnreachable() }
+        // Nothing on the bus can start it (not installed, no bus): unavailable until it appears.
+        // A failed activation (masked, failed to start) or a silent fprintd is not remembered: an
+        // administrator may fix it at any time, and the next capture's call fails fast again.
+        let error = reply.errorName ?? ""
+        if error == "org.freedesktop.DBus.Error.ServiceUnknown" || error.hasPrefix("localauthd.") {
+          cache.withLock { $0.markUnreachable() }
+        }
         log(
           "fprintd sensor \(name): fprintd not reachable (\(LogSanitizer.sanitize(reply.errorName ?? "-", limit: 80)))"
         )
