@@ -15,7 +15,7 @@ RUN_SOCKET ?=
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps build man release run test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps build man release run try-fprintd test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
@@ -64,8 +64,14 @@ test: deps format-check
 	$(MAKE) test-install
 	$(MAKE) test-package
 
-test-systemd: release man pam
-	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
+test-systemd: release man pam deb
+	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd \
+	  LOCALAUTHD_DEB=$(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb Tests/systemd/run-all.sh
+
+# A try-out container (docs/fprintd-tryout.md): the package, fprintd with libfprint's virtual
+# device, users with an enrolled finger, the README's /etc/pam.d/sudo; runs until Ctrl-C.
+try-fprintd: deb
+	LOCALAUTHD_TRYOUT=1 Tests/systemd/fprintd-sudo.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 # bash and zsh completion in real shells, against a demo daemon (the debug build).
 test-completion: build
