@@ -103,7 +103,8 @@ deb: deb-deps
 	  $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@ls -l $(DEB_OUTPUT)/*.deb
 
-# The README's first session (socat), verbatim, twice in a row against `make run`.
+# The README's sessions, verbatim, against `make run`: the founding bug's recipe and doctor, then the
+# first session (socat) twice in a row.
 test-readme: build
 	Tests/readme/run.sh
 

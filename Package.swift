@@ -87,6 +87,7 @@ let package = Package(
         "localauthd",
       ]),
     .testTarget(
-      name: "DocumentationTests", dependencies: ["LocalAuthServer", "LocalAuthCommandLine"]),
+      name: "DocumentationTests",
+      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol"]),
   ]
 )

@@ -1,6 +1,6 @@
 /* pam_localauthd.c: the PAM entry points. `auth sufficient pam_localauthd.so` asks localauthd for
  * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down,
- * remote session, nobody to ask) and never blocks past timeout=. See the README's PAM section. */
+ * remote session, nobody to ask) and never blocks past timeout=. See docs/pam.md. */
 #include "daemon_link.h"
 #include "pam_localauthd.h"
 #include "terminal.h"

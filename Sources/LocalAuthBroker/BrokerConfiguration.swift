@@ -1,4 +1,5 @@
-/// How the broker treats a new evaluation while another one runs (SPEC 5.1).
+/// How the broker treats a new evaluation while another one runs (docs/protocol.md, "Evaluation
+/// semantics").
 public enum OverlapMode: String, Sendable {
   /// One prompt at a time; the rest wait in a FIFO queue.
   case queue
@@ -31,7 +32,8 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var promptTimeout: Duration = .seconds(60)
   /// Failed biometric matches allowed in one evaluation.
   public var maxBiometricAttempts = 3
-  /// Consecutive failed matches, machine-wide, that lock biometry out.
+  /// Consecutive failed matches of one owner that lock that owner's biometry out (a system
+  /// evaluation asked by another uid counts them against the requester).
   public var lockoutThreshold = 5
   /// The consecutive failed passcode from which on each further try waits (the 6th, as on iOS).
   public var passcodeDelayFromFailure = 6

@@ -1,5 +1,5 @@
 /// What one uid, and everyone together, may make the rights store hold or do: the `[Broker]` keys of the
-/// README's "Limits and threat model" table, every one with a default.
+/// docs/limits-and-threat-model.md "Limits" table, every one with a default.
 public struct StoreLimits: Sendable, Equatable {
   /// MaxStoreRequestsPerUID=: store requests of one uid admitted and not yet answered.
   public var maxRequestsPerUID = 16

@@ -31,11 +31,14 @@ public enum Command: Sendable, Equatable {
   case passcode(String?, old: String? = nil, user: String? = nil)
   /// `agent [--session | --process PID]`: a terminal prompt agent.
   case agent(LAPromptAgent.Scope)
+  /// `agent --list [--user USER]`: the registered prompt agents (agent.list).
+  case agentList(user: String?)
   /// `reset-lockout`.
   case resetLockout(user: String? = nil)
-  /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
+  /// `rights ACTION ...`: persisted rights, their keys and secrets (docs/protocol.md, "Rights and
+  /// keys").
   case rights(RightsCommand)
-  /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
+  /// `handoff ACTION ...`: deferred authorizations (docs/protocol.md, "Handoffs").
   case handoff(HandoffCommand)
   /// `doctor [--app ID]`: the detectors' findings in plain words.
   case doctor(appID: String?)

@@ -3,7 +3,7 @@
 #
 # Boots a bookworm root with sudo, pamtester and polkit (its own cache, $LOCALAUTHD_PAM_NSPAWN_CACHE, default
 # /var/cache/localauthd-test/rootfs-pam, so the shared root's package list is untouched), installs
-# localauthd (systemd/install.mk) and the module (make install-pam), puts the README's lines into the
+# localauthd (systemd/install.mk) and the module (make install-pam), puts docs/pam.md's lines into the
 # container's /etc/pam.d/sudo, creates a user alice (useradd, a password, sudo rights), and drives
 # `sudo -k true` as alice on a pseudo-terminal that types real keys:
 #   a scripted face match -> sudo runs with no password asked;
@@ -61,11 +61,11 @@ Default=WAIT
 [Sensor.passcode]
 Kind=passcode
 CONF
-# The README's lines for sudo, exactly (between the markers there).
-sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/sudo"
-grep -q pam_localauthd.so "$ROOT/etc/pam.d/sudo" || die "README has no /etc/pam.d/sudo block: $(cat "$ROOT/etc/pam.d/sudo")"
-sed -n '/^<!-- pam.d\/polkit-1 -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/polkit-1"
-grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "README has no /etc/pam.d/polkit-1 block"
+# docs/pam.md's lines for sudo and polkit-1, exactly (between the markers there).
+sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/sudo"
+grep -q pam_localauthd.so "$ROOT/etc/pam.d/sudo" || die "docs/pam.md has no /etc/pam.d/sudo block: $(cat "$ROOT/etc/pam.d/sudo")"
+sed -n '/^<!-- pam.d\/polkit-1 -->$/,/^<!-- end -->$/p' "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/polkit-1"
+grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "docs/pam.md has no /etc/pam.d/polkit-1 block"
 install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
 printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"  # sudo resolves its own host name
 install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
