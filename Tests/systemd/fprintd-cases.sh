@@ -137,7 +137,7 @@ remote=$(cx su -l alice -c "ssh -p $SSH_PORT -i ~/.ssh/id_ed25519 -o StrictHostK
     -o LogLevel=ERROR alice@127.0.0.1 'loginctl show-session \$XDG_SESSION_ID -p Remote'" 2>&1)
 check "logind sees the ssh login as remote ($remote)" test "$remote" = Remote=yes
 
-echo "     --- pam_localauthd (the README's /etc/pam.d/sudo) ---"
+echo "     --- pam_localauthd (docs/pam.md's /etc/pam.d/sudo) ---"
 run_cases pam_localauthd
 LOCALAUTHD_MEDIAN=$(median_finger pam_localauthd)
 cp "$RUN/sudo.fprintd" "$ROOT/etc/pam.d/sudo"

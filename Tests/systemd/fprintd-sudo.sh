@@ -5,7 +5,7 @@
 # openssh-server and libpam-systemd in a derived cache of its own: $LOCALAUTHD_FPRINTD_CACHE,
 # default /var/cache/localauthd-test/rootfs-fprintd) once, installs the .deb with apt, runs fprintd
 # with libfprint's virtual device (the drop-in docs/fprintd-tryout.md shows), enrolls a finger for
-# the test users, configures a Kind=fprintd sensor and puts the README's /etc/pam.d/sudo block in
+# the test users, configures a Kind=fprintd sensor and puts docs/pam.md's /etc/pam.d/sudo block in
 # place. Then, as the user in a logind session (su -l) on a pseudo-terminal, `sudo -k true` case by
 # case: finger; wrong then right; the password typed while the sensor waits; Ctrl-C; fprintd masked;
 # fprintd stopped but activatable; localauthd stopped; a real ssh login (a private sshd on
@@ -71,14 +71,14 @@ printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"  # sudo resolves its ow
 mkdir -p "$ROOT/etc/systemd/system/fprintd.service.d"
 printf '[Service]\nEnvironment=FP_VIRTUAL_DEVICE=/run/fprintd-vdev/vdev.sock\nRuntimeDirectory=fprintd-vdev\n' \
     >"$ROOT/etc/systemd/system/fprintd.service.d/virtual-device.conf"
-# The README's polkit rule for the daemon's user, verbatim.
+# docs/drivers.md's polkit rule for the daemon's user, verbatim.
 mkdir -p "$ROOT/etc/polkit-1/rules.d"
-sed -n '/^\/\/ \/etc\/polkit-1\/rules.d\/50-localauthd-fprintd.rules$/,/^```$/p' "$REPO/README.md" | sed '$d' \
+sed -n '/^\/\/ \/etc\/polkit-1\/rules.d\/50-localauthd-fprintd.rules$/,/^```$/p' "$REPO/docs/drivers.md" | sed '$d' \
     >"$ROOT/etc/polkit-1/rules.d/50-localauthd-fprintd.rules"
-grep -q localauthd "$ROOT/etc/polkit-1/rules.d/50-localauthd-fprintd.rules" || die "README has no polkit rule for fprintd"
-# The README's /etc/pam.d/sudo block, and the same file with Debian's pam_fprintd line instead.
-sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$RUN/sudo.localauthd"
-grep -q pam_localauthd.so "$RUN/sudo.localauthd" || die "README has no /etc/pam.d/sudo block"
+grep -q localauthd "$ROOT/etc/polkit-1/rules.d/50-localauthd-fprintd.rules" || die "docs/drivers.md has no polkit rule for fprintd"
+# docs/pam.md's /etc/pam.d/sudo block, and the same file with Debian's pam_fprintd line instead.
+sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d' >"$RUN/sudo.localauthd"
+grep -q pam_localauthd.so "$RUN/sudo.localauthd" || die "docs/pam.md has no /etc/pam.d/sudo block"
 sed 's/^auth[[:space:]]*sufficient[[:space:]]*pam_localauthd.so.*$/auth       sufficient pam_fprintd.so max-tries=1 timeout=10/' \
     "$RUN/sudo.localauthd" >"$RUN/sudo.fprintd"
 
