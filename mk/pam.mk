@@ -31,13 +31,21 @@ $(PAM_MODULE_ASAN): $(PAM_SOURCES) $(PAM_HEADERS)
 	$(PAM_CC) $(filter-out -D_FORTIFY_SOURCE=2 -O2,$(PAM_CFLAGS)) -O1 -fsanitize=address -fno-omit-frame-pointer \
 		-shared -o $@ $(PAM_SOURCES) $(PAM_LIBS)
 
-test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
+# su's shape for the tests: the real uid the requester's, the effective uid root (Tests/pam).
+PAM_REQUESTER_HELPER := .build/pam/pam_as_requester
+$(PAM_REQUESTER_HELPER): Tests/pam/pam_as_requester.c
+	@mkdir -p $(dir $@)
+	$(PAM_CC) -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $< -lpam -lpam_misc
+
+test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN) $(PAM_REQUESTER_HELPER)
 	$(SWIFT) build
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
-		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) \
+		python3 Tests/pam/pam_module_tests.py
 	@echo "=== the same cases with the module under AddressSanitizer (leak checks on)"
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE_ASAN) \
-		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) \
+		python3 Tests/pam/pam_module_tests.py
 
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
