@@ -1,6 +1,7 @@
 # mk/pam.mk: the PAM module pam_localauthd.so (C; links libc, libpam and libsystemd only), included by
 # the top-level Makefile. `make pam` builds .build/pam/pam_localauthd.so; `make install` also puts it
-# into the multiarch PAM directory; `make test-pam` runs its pam_wrapper + pamtester tests.
+# into the multiarch PAM directory; `make test-pam` runs its pam_wrapper + pamtester tests; `make
+# bench-pam` times it against the real daemon.
 
 PAM_CC ?= cc
 PAM_SOURCES := $(wildcard pam/*.c)
@@ -46,6 +47,14 @@ test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN) $(PAM_REQUESTER_HELPER)
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE_ASAN) \
 		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) \
 		python3 Tests/pam/pam_module_tests.py
+
+# The module's own time to a yes against the real daemon (a face scripted to MATCH), next to pam_permit
+# and, with PAM_MODULE_BEFORE=path, another build of the module. Prints figures; asserts nothing.
+.PHONY: bench-pam
+bench-pam: pam-deps $(PAM_MODULE) $(PAM_REQUESTER_HELPER)
+	$(SWIFT) build
+	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
+		PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) python3 Tests/pam/pam_latency.py
 
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so
