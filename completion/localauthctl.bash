@@ -90,7 +90,7 @@ _localauthctl() {
             [ $position -eq 1 ] && words="set clear"
             options="$options --old --user"
             ;;
-        agent) options="$options --session --process" ;;
+        agent) options="$options --session --process --list --user" ;;
         reset-lockout) options="$options --user" ;;
         rights)
             [ $position -eq 1 ] && words="save show sign secret remove remove-all"

@@ -15,13 +15,11 @@ private struct DriverOutput {
   var lines: DriverLineSplitter
   var errors: DriverLineSplitter
   var stderrOpen = true
-  var stderrLinesLogged = 0
+  /// The log lines (LOG and stderr) this run may still write.
+  var logBudget = DriverLogBudget()
 }
 
 extension ExecSensor {
-  /// The most stderr lines logged per driver run (the rest is read and dropped).
-  static let maxStderrLines = 100
-
   /// The supervisor thread: starts the driver, reads its output, enforces the start deadline and the
   /// liveness ping, and restarts it with back-off after every ending. Returns once stopped.
   func supervise() {
@@ -32,8 +30,10 @@ extension ExecSensor {
       switch nextStep() {
       case .exit:
         end(SensorFailure(.driverNotReady, "driver \(name) stopped"), awaitingExit: false)
+        reportSuppressed(output.logBudget.endRun())
         return
       case .spawn:
+        reportSuppressed(output.logBudget.endRun())
         spawn()
         output = DriverOutput(
           lines: DriverLineSplitter(limit: settings.lineLimit),
@@ -183,7 +183,7 @@ extension ExecSensor {
           problem = SensorFailure(
             .driverProtocolError, "driver \(name) wrote a line over \(settings.lineLimit) bytes")
         case .line(let bytes):
-          problem = handle(bytes)
+          problem = handle(bytes, &output)
         }
         if let problem {
           end(problem, awaitingExit: false)
@@ -201,20 +201,34 @@ extension ExecSensor {
       return
     }
     for piece in output.errors.feed(buffer[0..<got]) {
-      guard output.stderrLinesLogged < Self.maxStderrLines else { break }
-      output.stderrLinesLogged += 1
       switch piece {
-      case .line(let bytes): log("driver \(name) stderr: \(LogSanitizer.sanitize(bytes))")
-      case .overlong: log("driver \(name) stderr: (a line over \(settings.lineLimit) bytes)")
-      }
-      if output.stderrLinesLogged == Self.maxStderrLines {
-        log("driver \(name) stderr: further lines are not logged until it restarts")
+      case .line(let bytes):
+        logLine(&output) { "driver \(name) stderr: \(LogSanitizer.sanitize(bytes))" }
+      case .overlong:
+        logLine(&output) { "driver \(name) stderr: (a line over \(settings.lineLimit) bytes)" }
       }
     }
   }
 
+  /// Logs one driver line (LOG or stderr) within the run's budget; `text` is built only when logged.
+  private func logLine(_ output: inout DriverOutput, _ text: () -> String) {
+    let admission = output.logBudget.admit()
+    reportSuppressed(admission.reportSuppressed)
+    guard admission.log else { return }
+    log(text())
+    if admission.runBudgetSpent {
+      log("driver \(name): further log lines are not logged until it restarts")
+    }
+  }
+
+  /// One counted entry for the lines held back.
+  private func reportSuppressed(_ count: Int?) {
+    guard let count else { return }
+    log("driver \(name): \(count) log line\(count == 1 ? "" : "s") suppressed")
+  }
+
   /// Handles one protocol line; returns the failure that ends the driver, if it broke the protocol.
-  private func handle(_ bytes: [UInt8]) -> SensorFailure? {
+  private func handle(_ bytes: [UInt8], _ output: inout DriverOutput) -> SensorFailure? {
     guard let message = DriverMessage(line: bytes) else {
       return SensorFailure(
         .driverProtocolError,
@@ -222,7 +236,7 @@ extension ExecSensor {
       )
     }
     if case .log(let text) = message {
-      log("driver \(name): \(LogSanitizer.sanitize(text))")
+      logLine(&output) { "driver \(name): \(LogSanitizer.sanitize(text))" }
       return nil
     }
     var resume: (PendingCapture, CaptureEvent)? = nil

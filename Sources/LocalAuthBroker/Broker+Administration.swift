@@ -134,6 +134,7 @@ extension Broker {
       }
     }
     let old = try params.optionalString("oldPasscode")
+    try checkFirstPasscodeSetter(client, owner: owner.uid)
     let current = ownerState(owner.uid)
     let mustProve = !client.isAdmin && current.passcode != nil
     if mustProve {
@@ -143,12 +144,7 @@ extension Broker {
           data: ["field": "oldPasscode"])
       }
       if let notBefore = current.passcodeRetryNotBefore, time.now() < notBefore {
-        throw RPCError(
-          .authenticationFailed, "Too many wrong passcodes; try again later.",
-          data: [
-            "reason": "passcodeDelay",
-            "retryAfterSeconds": .int(Int((notBefore - time.now()).components.seconds)),
-          ])
+        throw Self.passcodeDelayError(secondsUntil(notBefore))
       }
     }
     // Hashing is slow on purpose and runs on one thread: one change at a time per caller's uid, so
@@ -160,14 +156,19 @@ extension Broker {
     passcodeChangesInFlight.insert(caller)
     Task {
       defer { self.passcodeChangesInFlight.remove(caller) }
-      if mustProve, let hash = current.passcode, let old {
-        guard await self.hasher.verify(old, against: hash) else {
-          _ = self.passcodeFailed(owner.uid)
+      if mustProve, let old {
+        // One guess like any other: judged against the back-off when it is checked.
+        switch await self.judgePasscodeGuess(.typed(old), owner: owner.uid) {
+        case .right: break
+        case .wrong:
           respond.respond(
             .failure(
               RPCError(
                 .authenticationFailed, "The current passcode is wrong.",
                 data: ["field": "oldPasscode", "reason": "wrongPasscode"])))
+          return
+        case .notJudged(let seconds):
+          respond.respond(.failure(Self.passcodeDelayError(seconds)))
           return
         }
       }
@@ -189,6 +190,13 @@ extension Broker {
       self.announceEnvironmentChange()
       respond.respond(.success(["user": .string(owner.name), "uid": .int(Int(owner.uid))]))
     }
+  }
+
+  /// The refusal of a passcode guess made while the back-off runs.
+  static func passcodeDelayError(_ seconds: Int) -> RPCError {
+    RPCError(
+      .authenticationFailed, "Too many wrong passcodes; try again later.",
+      data: ["reason": "passcodeDelay", "retryAfterSeconds": .int(seconds)])
   }
 
   func resetLockout(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {

@@ -2,7 +2,7 @@ import LocalAuthProtocol
 import Sensors
 
 extension Broker {
-  /// agent.register, agent.unregister and agent.respond; nil for any other method.
+  /// agent.register, agent.unregister, agent.respond and agent.list; nil for any other method.
   func handleAgent(_ request: RPCRequest, params: ParamReader, client: ClientSession)
     throws(RPCError) -> JSONValue?
   {
@@ -12,6 +12,7 @@ extension Broker {
       unregisterAgent(of: client)
       return [:]
     case Method.agentRespond: return try respond(params, client: client)
+    case Method.agentList: return try listAgents(params, client: client)
     default: return nil
     }
   }
@@ -45,6 +46,15 @@ extension Broker {
     default:
       throw .invalidParams("scope", "must be 'user', 'session' or 'process'")
     }
+    // As polkit does: one agent per scope; the first is never silently replaced.
+    if let serving = agents.first(where: {
+      $0.uid == client.peer.uid && $0.scope == scope && $0.connection.connected
+    }) {
+      throw RPCError(
+        .alreadyInProgress,
+        "A prompt agent already serves this scope (pid \(serving.pid)); stop it first.",
+        data: ["reason": "agentExists", "pid": .int(Int(serving.pid)), "scope": scope.json])
+    }
     let mine = agents.filter { $0.uid == client.peer.uid }.count
     guard mine < configuration.maxAgentsPerUser else {
       throw RPCError.limit(
@@ -52,7 +62,8 @@ extension Broker {
     }
     nextAgentNumber += 1
     let agent = PromptAgent(
-      id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber)
+      id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber,
+      since: Accounts.wallClockMilliseconds() / 1000)
     agents.append(agent)
     client.agent = agent
     return [
@@ -75,8 +86,10 @@ extension Broker {
   }
 
   /// The agent that shows an evaluation: one of the owner's own agents, the most specific scope that fits
-  /// the requesting client (its process, then its logind session, then the user), newest first.
+  /// the requesting client (its process, then its logind session, then the user); one per scope.
   func agent(for evaluation: Evaluation) -> PromptAgent? {
+    // System evaluations are the module's own prompt: no agent shows or answers them.
+    guard !evaluation.isSystem else { return nil }
     let owner = evaluation.owner.uid
     let candidates = agents.filter { $0.uid == owner && $0.connection.connected }
     guard !candidates.isEmpty else { return nil }
@@ -172,5 +185,38 @@ extension AgentAnswers.Answer {
     case .fallback: .userFallback
     case .passcode(let digits): .passcode(digits)
     }
+  }
+}
+
+extension Broker {
+  /// agent.list {user?}: the caller's own agents (root and admins: any user's, with `user`), each
+  /// `{pid, scope, session?, process?, since}` with `since` in seconds since the epoch.
+  func listAgents(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+    let uid: UInt32
+    if let raw = params.object["user"], raw != .null {
+      if client.isAdmin {
+        uid = try requestedOwner(params, client: client).uid
+      } else {
+        // Anyone may name themselves; naming another user is refused inside.
+        _ = try requestedOwner(params, client: client)
+        uid = client.peer.uid
+      }
+    } else {
+      uid = client.peer.uid
+    }
+    let listed = agents.filter { $0.uid == uid && $0.connection.connected }.map {
+      agent -> JSONValue in
+      var entry: JSONObject = [
+        "pid": .int(Int(agent.pid)), "scope": .string(agent.scope.kind),
+        "since": .int(Int(agent.since)),
+      ]
+      switch agent.scope {
+      case .session(let id): entry["session"] = .string(id)
+      case .process(let pid): entry["process"] = .int(Int(pid))
+      case .user: break
+      }
+      return .object(entry)
+    }
+    return ["uid": .int(Int(uid)), "agents": .array(listed)]
   }
 }

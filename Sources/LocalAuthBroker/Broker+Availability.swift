@@ -26,8 +26,11 @@ extension Broker {
   }
 
   /// Whether biometry can be used now, or the LAError that says why not (SPEC section 3 order:
-  /// hardware, connection, passcode, enrollment, lockout).
-  func biometryAvailability(owner: UInt32) -> Result<any SensorDriver, ErrorCode> {
+  /// hardware, connection, passcode, enrollment, lockout). A system evaluation needs no passcode
+  /// (`needsPasscode: false`): none ever satisfies it.
+  func biometryAvailability(owner: UInt32, needsPasscode: Bool = true) -> Result<
+    any SensorDriver, ErrorCode
+  > {
     guard let (sensor, state) = biometricSensorState(owner: owner) else {
       // A removable accessory that is configured but not available has not been paired.
       let unpaired = sensors.drivers.contains {
@@ -39,7 +42,7 @@ extension Broker {
       return .failure(state.removable ? .biometryDisconnected : .biometryNotAvailable)
     }
     let person = ownerState(owner)
-    if person.passcode == nil { return .failure(.passcodeNotSet) }
+    if needsPasscode && person.passcode == nil { return .failure(.passcodeNotSet) }
     if state.enrolled.isEmpty { return .failure(.biometryNotEnrolled) }
     if person.biometryLockedOut { return .failure(.biometryLockout) }
     return .success(sensor)

@@ -51,11 +51,14 @@ extension Broker {
       ])
   }
 
-  /// The next evaluation to run: the oldest queued one of the uid served longest ago, so that one
-  /// uid's backlog never makes another uid wait for more than one prompt per busy uid. Cheap when
-  /// one uid has everything queued (the first entry), linear in the queue at worst.
+  /// The next evaluation to run: a system evaluation first; otherwise the oldest queued one of the
+  /// uid served longest ago, so that one uid's backlog never makes another uid wait for more than
+  /// one prompt per busy uid. Cheap when one uid has everything queued (the first entry), linear in
+  /// the queue at worst.
   func nextQueuedIndex() -> Int? {
     guard let first = queue.first else { return nil }
+    // System evaluations sit at the head of the queue and go first, in their order.
+    if first.isSystem { return 0 }
     guard queuedByUID.count > 1 else { return 0 }
     var chosen = first.client.peer.uid
     var chosenServed = lastServedTurn[chosen] ?? -1

@@ -137,9 +137,19 @@ extension Broker {
   {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params, client: client)
+    let system = try systemRequest(params, client: client, owner: owner)
     let biometry = JSONValue.string(biometryType.rawValue)
     if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
+    }
+    if let system {
+      guard case .failure(let refusal) = systemAvailability(owner: owner, system) else {
+        return ["canEvaluate": true, "biometryType": biometry]
+      }
+      return [
+        "canEvaluate": false, "error": codeObject(refusal.code, reason: refusal.data["reason"]),
+        "biometryType": biometry,
+      ]
     }
     switch availability(of: policy, owner: owner) {
     case .success: return ["canEvaluate": true, "biometryType": biometry]
@@ -148,10 +158,10 @@ extension Broker {
     }
   }
 
-  private func codeObject(_ code: ErrorCode) -> JSONValue {
+  private func codeObject(_ code: ErrorCode, reason: JSONValue? = nil) -> JSONValue {
     [
       "code": .int(code.rawValue), "name": .string(code.name),
-      "message": .string(code.defaultMessage),
+      "message": .string(code.defaultMessage), "reason": reason,
     ]
   }
 
@@ -171,8 +181,11 @@ extension Broker {
   private func cancel(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
     let target: Evaluation?
     if let requestID = try params.optionalString("requestID") {
+      // A system evaluation is cancelled only by the client that asked for it (the module).
       let found = evaluations[requestID]
-      target = found.flatMap { $0.client === client || client.isAdmin ? $0 : nil }
+      target = found.flatMap {
+        $0.client === client || (client.isAdmin && !$0.isSystem) ? $0 : nil
+      }
     } else if let raw = params.object["id"], let rpcID = RequestID(json: raw), rpcID != .null {
       target = client.evaluations.values.first { $0.rpcID == rpcID }
     } else {
@@ -204,11 +217,14 @@ extension Broker {
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
     let requestID = makeUUID()
     do {
-      let policy = try params.policy()
+      let requested = try params.policy()
       let reason = try params.nonEmptyString("localizedReason")
       let owner = try requestedOwner(params, client: client)
+      let system = try systemRequest(params, client: client, owner: owner.uid)
+      // A system evaluation is biometric-only whatever the client asks for (the module's `policy=`).
+      let policy = system == nil ? requested : .deviceOwnerAuthenticationWithBiometrics
       return try startEvaluation(
-        client: client, policy: policy, reason: reason, owner: owner,
+        client: client, policy: policy, reason: reason, owner: owner, system: system,
         contextID: try params.optionalString("context"), rpcID: rpcID,
         makeResponder: makeResponder, requestID: requestID)
     } catch {
@@ -235,7 +251,7 @@ extension Broker {
   /// the method's own answer (it also runs for immediate outcomes).
   func startEvaluation(
     client: ClientSession, policy: Policy, reason: String, owner: SensorOwner? = nil,
-    contextID: String?, rpcID: RequestID?,
+    system: SystemRequest? = nil, contextID: String?, rpcID: RequestID?,
     makeResponder: () -> any Responder, allowReuse: Bool = true,
     transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil,
     requestID: String? = nil
@@ -259,6 +275,7 @@ extension Broker {
       reason: reason, owner: owner ?? defaultOwner(of: client), rpcID: rpcID,
       responder: DiscardingResponder())
     evaluation.mayReuse = allowReuse
+    evaluation.system = system
     if let immediate = immediateOutcome(evaluation) {
       evaluation.phase = .finished
       account(immediate, of: evaluation, successReason: "reused")
@@ -274,7 +291,14 @@ extension Broker {
   private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
     let context = evaluation.context
     if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
-    if case .failure(let code) = availability(of: evaluation.policy, owner: evaluation.owner.uid) {
+    if let system = evaluation.system {
+      if case .failure(var refusal) = systemAvailability(owner: evaluation.owner.uid, system) {
+        refusal.data["requestID"] = .string(evaluation.requestID)
+        return .failure(refusal)
+      }
+    } else if case .failure(let code) = availability(
+      of: evaluation.policy, owner: evaluation.owner.uid)
+    {
       return .failure(error(code, evaluation))
     }
     if evaluation.mayReuse

@@ -26,6 +26,16 @@ extension Broker {
 
   private func runPolicy(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
     let owner = evaluation.owner.uid
+    if let system = evaluation.system {
+      // Biometric-only, on the owner's enrolled identities; no passcode stage, no agent.
+      if case .failure(var refusal) = systemAvailability(owner: owner, system) {
+        refusal.data["requestID"] = .string(evaluation.requestID)
+        return .failure(refusal)
+      }
+      guard case .success(let sensor) = biometryAvailability(owner: owner, needsPasscode: false)
+      else { return .failure(error(.biometryNotAvailable, evaluation)) }
+      return biometricOnlyOutcome(try await biometricStage(evaluation, sensor), evaluation)
+    }
     switch evaluation.policy {
     case .deviceOwnerAuthenticationWithBiometrics:
       guard case .success(let sensor) = biometryAvailability(owner: owner) else {
@@ -140,12 +150,14 @@ extension Broker {
     traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)
   }
 
-  /// The Face ID / Touch ID prompt: up to the allowed failed matches, machine-wide lockout,
+  /// The Face ID / Touch ID prompt: up to the allowed failed matches, the counted owner's lockout,
   /// "Try Again" after the first failure and the fallback button once the sensor offers it.
   private func biometricStage(_ evaluation: Evaluation, _ sensor: any SensorDriver) async throws
     -> BiometricStage
   {
     evaluation.sensor = sensor.name
+    // Failed matches count against the requester of a system evaluation, else the owner.
+    let counted = evaluation.countsAgainst
     var failures = 0
     var attempt = 0
     let offerAfter = sensor.kind.failuresBeforeFallbackOffered
@@ -154,18 +166,18 @@ extension Broker {
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
       switch event {
       case .match:
-        if ownerState(evaluation.owner.uid).consecutiveBiometricFailures != 0 {
-          updateOwner(evaluation.owner.uid) { $0.consecutiveBiometricFailures = 0 }
+        if ownerState(counted).consecutiveBiometricFailures != 0 {
+          updateOwner(counted) { $0.consecutiveBiometricFailures = 0 }
         }
         return .matched(sensor: sensor.name)
       case .noMatch, .passcode:
         failures += 1
         let threshold = configuration.lockoutThreshold
-        updateOwner(evaluation.owner.uid) { state in
+        updateOwner(counted) { state in
           state.consecutiveBiometricFailures += 1
           if state.consecutiveBiometricFailures >= threshold { state.biometryLockedOut = true }
         }
-        let person = ownerState(evaluation.owner.uid)
+        let person = ownerState(counted)
         if person.biometryLockedOut {
           log.notice(
             "biometry locked out for uid \(person.uid) after \(person.consecutiveBiometricFailures) consecutive failed matches"
@@ -232,35 +244,40 @@ extension Broker {
       }
       attempt += 1
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
+      let guess: PasscodeGuess
       switch event {
-      case .match:
-        updateOwner(owner) { $0.passcodeSucceeded() }
-        return success(evaluation, sensor: sensor.name)
-      case .passcode(let digits):
-        if let hash = ownerState(owner).passcode, await hasher.verify(digits, against: hash) {
-          try Task.checkCancellation()
-          updateOwner(owner) { $0.passcodeSucceeded() }
-          return success(evaluation, sensor: sensor.name)
-        }
-        try Task.checkCancellation()
-        let failures = passcodeFailed(owner)
-        feedback(
-          evaluation, sensor.name, "wrongPasscode", attempt: attempt,
-          extra: ["failures": .int(failures)])
-      case .noMatch:
-        let failures = passcodeFailed(owner)
-        feedback(
-          evaluation, sensor.name, "wrongPasscode", attempt: attempt,
-          extra: ["failures": .int(failures)])
+      case .match: guess = .scripted(right: true)
+      case .noMatch: guess = .scripted(right: false)
+      case .passcode(let digits): guess = .typed(digits)
       case .userCancel:
         return .failure(error(.userCancel, evaluation))
       case .retry(let reason):
         feedback(evaluation, sensor.name, reason, attempt: attempt)
+        continue
       case .userFallback:
         feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
+        continue
       case .disconnected:
         return .failure(
           error(.authenticationFailed, evaluation, reason: "passcodeSensorDisconnected"))
+      }
+      // A guess that arrives while the back-off runs (another guess, or an oldPasscode, started it
+      // while this prompt was parked) is not judged: the wait comes first.
+      switch await judgePasscodeGuess(guess, owner: owner) {
+      case .right:
+        try Task.checkCancellation()
+        updateOwner(owner) { $0.passcodeSucceeded() }
+        return success(evaluation, sensor: sensor.name)
+      case .wrong(let failures):
+        try Task.checkCancellation()
+        feedback(
+          evaluation, sensor.name, "wrongPasscode", attempt: attempt,
+          extra: ["failures": .int(failures)])
+      case .notJudged(let seconds):
+        try Task.checkCancellation()
+        feedback(
+          evaluation, sensor.name, "passcodeDelay", attempt: attempt,
+          extra: ["retryAfterSeconds": .int(seconds)])
       }
     }
   }

@@ -31,6 +31,8 @@ public actor Broker {
   var agents: [PromptAgent] = []
   /// Uids with a passcode change being hashed (one at a time each).
   var passcodeChangesInFlight: Set<UInt32> = []
+  /// Owners with a passcode guess being judged (one at a time each, wherever it comes from).
+  var passcodeGuessesInFlight: Set<UInt32> = []
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
   var nextAgentNumber = 0
@@ -138,8 +140,13 @@ public actor Broker {
     evaluations[evaluation.requestID] = evaluation
     evaluation.client.evaluations[evaluation.requestID] = evaluation
     evaluation.context.inFlight = evaluation
-    // Preemption stays within one uid: another user's evaluation waits in the queue instead.
-    if configuration.overlap == .preempt, let current = running,
+    if evaluation.isSystem {
+      enqueueSystem(evaluation)
+      return
+    }
+    // Preemption stays within one uid: another user's evaluation waits in the queue instead; a
+    // system evaluation is never preempted by an app's.
+    if configuration.overlap == .preempt, let current = running, !current.isSystem,
       current.client.peer.uid == evaluation.client.peer.uid
     {
       finish(

@@ -31,7 +31,8 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var promptTimeout: Duration = .seconds(60)
   /// Failed biometric matches allowed in one evaluation.
   public var maxBiometricAttempts = 3
-  /// Consecutive failed matches, machine-wide, that lock biometry out.
+  /// Consecutive failed matches of one owner that lock that owner's biometry out (a system
+  /// evaluation asked by another uid counts them against the requester).
   public var lockoutThreshold = 5
   /// The consecutive failed passcode from which on each further try waits (the 6th, as on iOS).
   public var passcodeDelayFromFailure = 6

@@ -12,6 +12,8 @@ final class Evaluation {
   let reason: String
   /// Whose presence is asked for.
   let owner: SensorOwner
+  /// Set for a system evaluation (root acting for `owner`): biometric-only, never shown to agents.
+  var system: SystemRequest?
   /// The prompt agent showing this evaluation, if one was found when it started.
   var agent: PromptAgent?
   /// The person's answers from the agent, waiting for the running capture.

@@ -23,6 +23,15 @@ final class PromptAgent {
       }
     }
 
+    /// The scope's name on the wire: user, session or process.
+    var kind: String {
+      switch self {
+      case .user: "user"
+      case .session: "session"
+      case .process: "process"
+      }
+    }
+
     var json: JSONValue {
       switch self {
       case .user: ["kind": "user"]
@@ -36,15 +45,20 @@ final class PromptAgent {
   let connection: ClientSession
   let scope: Scope
   let number: Int
+  /// When it registered, in seconds since the epoch (agent.list).
+  let since: Int64
 
-  init(id: String, connection: ClientSession, scope: Scope, number: Int) {
+  init(id: String, connection: ClientSession, scope: Scope, number: Int, since: Int64) {
     self.id = id
     self.connection = connection
     self.scope = scope
     self.number = number
+    self.since = since
   }
 
   var uid: UInt32 { connection.peer.uid }
+  /// The agent's process (SO_PEERCRED).
+  var pid: Int32 { connection.peer.pid }
 }
 
 /// The person's answers from an agent to one evaluation, waiting for the capture in progress. Thread-safe

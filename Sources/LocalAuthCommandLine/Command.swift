@@ -31,6 +31,8 @@ public enum Command: Sendable, Equatable {
   case passcode(String?, old: String? = nil, user: String? = nil)
   /// `agent [--session | --process PID]`: a terminal prompt agent.
   case agent(LAPromptAgent.Scope)
+  /// `agent --list [--user USER]`: the registered prompt agents (agent.list).
+  case agentList(user: String?)
   /// `reset-lockout`.
   case resetLockout(user: String? = nil)
   /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).

@@ -20,7 +20,7 @@ public enum CommandParser {
   ]
 
   /// The options of one subcommand that take no value.
-  public static let switchOptions = ["--non-interactive", "--replace", "--session"]
+  public static let switchOptions = ["--non-interactive", "--replace", "--session", "--list"]
 
   /// Every long option, global or of a subcommand (what completion and the manual list).
   public static var longOptions: [String] {
@@ -174,6 +174,12 @@ struct Arguments {
       }
     case "agent":
       let session = flags.removeValue(forKey: "--session") != nil
+      if flags.removeValue(forKey: "--list") != nil {
+        guard !session, flags["--process"] == nil else {
+          throw usage("agent --list takes only --user USER")
+        }
+        return .agentList(user: try optionalFlag("--user"))
+      }
       if let text = try optionalFlag("--process") {
         guard !session, let pid = Int32(text), pid > 0 else {
           throw usage("agent takes --session or --process PID (a positive pid), not both")

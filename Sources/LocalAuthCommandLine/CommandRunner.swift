@@ -146,6 +146,9 @@ public struct CommandRunner: Sendable {
           .systemCancel, message: "The connection to localauthd was lost.", reason: "connectionLost"
         )
       }
+    case .agentList(let user):
+      try connection.connect()
+      standardOutput(output.agents(try await connection.agents(user: user)))
     case .passcode(let passcode, let old, let user):
       try await broker.setPasscode(passcode, user: user, oldPasscode: old)
       standardOutput(

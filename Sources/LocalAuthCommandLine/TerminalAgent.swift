@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import LocalAuthClient
+import LocalAuthProtocol
 
 /// `localauthctl agent`: a terminal prompt agent, like `pkttyagent`. It shows each of the user's prompts
 /// (app, reason, sensor), reads the passcode with echo off, cancels on Esc or Ctrl-C, takes the fallback on
@@ -36,10 +37,26 @@ public struct TerminalAgent: Sendable {
     self.inputDescriptor = inputDescriptor
   }
 
+  /// The refusal of a second agent for a scope, naming the agent that serves it.
+  static func agentExists(_ error: RPCError) -> RPCError {
+    let pid = error.data["pid"]?.intValue.map(String.init) ?? "?"
+    let scope = error.data["scope"]?.objectValue?["kind"]?.stringValue ?? "user"
+    var named = error
+    named.message =
+      "Another prompt agent (pid \(pid)) already serves your \(scope) prompts; stop it first (localauthctl agent --list shows it)."
+    return named
+  }
+
   /// Registers and serves prompts until SIGTERM, Ctrl-C without a prompt, end of input or a lost connection.
   public func run() async throws -> ExitStatus {
     let agent = LAPromptAgent(connection: connection)
-    let (registration, events) = try await agent.register(scope: scope)
+    let registration: LAAgentRegistration
+    let events: AsyncStream<LAAgentEvent>
+    do {
+      (registration, events) = try await agent.register(scope: scope)
+    } catch let error as RPCError where error.data["reason"] == "agentExists" {
+      throw Self.agentExists(error)
+    }
     let (inputs, sink) = AsyncStream<Input>.makeStream()
     let forwarder = Task {
       for await event in events { sink.yield(.event(event)) }

@@ -20,6 +20,7 @@ public enum Usage {
       unenroll SENSOR IDENTITY       Remove an enrolled identity
       passcode set DIGITS|clear      Set or clear a passcode (yours with --old, anyone's as admin)
       agent [--session|--process PID] Show your authentication prompts in this terminal
+      agent --list [--user USER]     List the registered prompt agents (pid, scope, since)
       reset-lockout                  Clear the biometric lockout
       rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
       handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
@@ -103,12 +104,16 @@ public enum Usage {
     case "agent":
       """
       Usage: localauthctl agent [--session | --process PID]
+             localauthctl agent --list [--user USER]
 
       Be your user's prompt agent in this terminal, like pkttyagent: each authentication prompt for
       you shows the app, the reason and the sensor. Type the passcode when asked (nothing is echoed)
       and press Enter; Esc or Ctrl-C cancels the prompt; f takes the fallback (the passcode).
       Prompts are served one after another. Ctrl-C with no prompt shown, or SIGTERM, stops the agent.
       --session shows only prompts from your logind session; --process PID only from that process.
+      One agent serves each scope: a second one for the same scope is refused (the first keeps
+      serving). System authentication (sudo, su, polkit) never reaches an agent.
+      --list shows your agents (root and the admin group: USER's): pid, scope, since when.
       """
     case "reset-lockout":
       "Usage: localauthctl reset-lockout [--user USER]\n\nClear the biometric lockout and failed-attempt counters (yours, or USER's)."

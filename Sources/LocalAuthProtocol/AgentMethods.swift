@@ -5,6 +5,8 @@ extension Method {
   public static let agentUnregister = "agent.unregister"
   /// The person's answer to a prompt: cancel, fallback, or a typed passcode.
   public static let agentRespond = "agent.respond"
+  /// The prompt agents of the caller's uid (root: any user's, with `user`).
+  public static let agentList = "agent.list"
 }
 
 extension Notification {

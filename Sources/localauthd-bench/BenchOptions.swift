@@ -20,12 +20,12 @@ struct BenchOptions {
   var mix: [Int]? = nil
   /// --reconnect N: connections of the RSS-growth run reconnect every N requests (0: never).
   var reconnectEvery = 5_000
-  /// --only a,b: run only these rows (load, hostile, store, idle, activation, growth).
-  var only: Set<String> = ["load", "hostile", "store", "idle", "activation", "growth"]
+  /// --only a,b: run only these rows (load, hostile, store, idle, activation, priority, growth).
+  var only: Set<String> = ["load", "hostile", "store", "idle", "activation", "priority", "growth"]
 
   static let usage = """
     usage: localauthd-bench [--daemon PATH] [--floor PATH] [--json PATH] [--runs N] [--seconds S]
-                            [--idle N] [--total N] [--server-cpu N|-1] [--only load,hostile,store,idle,activation,growth]
+                            [--idle N] [--total N] [--server-cpu N|-1] [--only load,hostile,store,idle,activation,priority,growth]
                             [--mix I,J,…] [--reconnect N]
     """
 

@@ -43,6 +43,12 @@ func runBench() throws(BenchError) {
   try step("activation") { () throws(BenchError) in
     [try SocketActivation(launcher: launcher, runs: max(options.runs, 5)).measure()]
   }
+  try step("priority") { () throws(BenchError) in
+    try SystemPriority(
+      launcher: launcher, runs: max(options.runs, 5), benchPath: CommandLine.arguments[0]
+    )
+    .measure().map { [$0] } ?? []
+  }
   try step("growth") { () throws(BenchError) in
     var growth = MemoryGrowth(launcher: launcher, runs: options.runs, total: options.growthTotal)
     if let mix = options.mix, !mix.isEmpty { growth.requests = mix.map { Requests.mixed[$0] } }
@@ -69,6 +75,10 @@ func printError(_ text: String) {
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "--attack" {
   Attacker.run(socket: arguments[2], seconds: Double(arguments[3]) ?? 5)
+  exit(0)
+}
+if arguments.count == 4, arguments[1] == "--park" {
+  Parker.run(socket: arguments[2], seconds: Double(arguments[3]) ?? 60)
   exit(0)
 }
 do {

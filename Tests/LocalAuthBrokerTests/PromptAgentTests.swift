@@ -143,15 +143,18 @@ import Testing
   }
 
   @Test func registrationsAreLimited() async {
-    let harness = BrokerHarness(enrolled: [], owners: .perUser)
-    var agents: [TestClient] = []
-    for _ in 0..<8 {
-      let agent = await harness.connect(uid: Self.alice, gid: Self.alice)
-      #expect(await agent.call(Method.agentRegister)?.object?["agent"] != nil)
-      agents.append(agent)
-    }
-    let ninth = await harness.connect(uid: Self.alice, gid: Self.alice)
-    let refused = await ninth.call(Method.agentRegister)
+    // One agent per scope, so the limit is reached with different scopes: root's user agent and
+    // one for this test's own process (a real process of root) fill a limit of 2.
+    var configuration = BrokerConfiguration()
+    configuration.maxAgentsPerUser = 2
+    let harness = BrokerHarness(configuration: configuration, enrolled: [], owners: .perUser)
+    let agents = [await harness.connect(), await harness.connect()]
+    #expect(await agents[0].call(Method.agentRegister)?.object?["agent"] != nil)
+    #expect(
+      await agents[1].call(Method.agentRegister, ["scope": "process", "pid": .int(Int(getpid()))])?
+        .object?["agent"] != nil)
+    let third = await harness.connect()
+    let refused = await third.call(Method.agentRegister, ["scope": "process", "pid": 1])
     #expect(refused?.code == .limitExceeded)
     if case .failure(let error) = refused { #expect(error.data["limit"] == "MaxAgentsPerUser") }
     // Another user is not affected, and a second registration on one connection is refused.
@@ -160,7 +163,7 @@ import Testing
     #expect(await bob.call(Method.agentRegister)?.code == .alreadyInProgress)
     // Unregistering frees a place.
     _ = await agents[0].call(Method.agentUnregister)
-    #expect(await ninth.call(Method.agentRegister)?.object?["agent"] != nil)
+    #expect(await third.call(Method.agentRegister)?.object?["agent"] != nil)
     let odd = await harness.connect(uid: Self.bob, gid: Self.bob)
     #expect(await odd.call(Method.agentRegister, ["scope": "planet"])?.code == .invalidParams)
   }

@@ -1,0 +1,43 @@
+import LocalAuthProtocol
+
+/// One registered prompt agent, as `agent.list` shows it.
+public struct LAAgentInfo: Sendable, Equatable {
+  /// The agent's process.
+  public var pid: Int
+  /// Its scope: "user", "session" or "process".
+  public var scope: String
+  /// The logind session it serves (scope "session").
+  public var session: String?
+  /// The process it serves (scope "process").
+  public var process: Int?
+  /// When it registered, in seconds since the epoch.
+  public var since: Int
+
+  /// An entry from its JSON object.
+  public init(json: JSONObject) {
+    pid = json["pid"]?.intValue ?? -1
+    scope = json["scope"]?.stringValue ?? ""
+    session = json["session"]?.stringValue
+    process = json["process"]?.intValue
+    since = json["since"]?.intValue ?? 0
+  }
+}
+
+extension LAPromptAgent {
+  /// `agent.list`: the prompt agents of the caller's user, or of `user` (root and admins only).
+  public func list(user: String? = nil) async throws -> [LAAgentInfo] {
+    try await connection.agents(user: user)
+  }
+}
+
+extension LocalAuthConnection {
+  /// `agent.list`: the prompt agents of the caller's user, or of `user` (root and admins only).
+  public func agents(user: String? = nil) async throws -> [LAAgentInfo] {
+    var params: JSONObject = [:]
+    if let user { params["user"] = .string(user) }
+    let result = try await call(Method.agentList, params)
+    return (result.objectValue?["agents"]?.arrayValue ?? []).compactMap {
+      $0.objectValue.map(LAAgentInfo.init(json:))
+    }
+  }
+}
