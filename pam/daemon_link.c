@@ -37,16 +37,13 @@ int daemon_link_open(struct daemon_link *link, const char *path, uid_t trusted_u
         return 0;
 }
 
-int daemon_link_send(struct daemon_link *link, const char *line, size_t length) {
-        char framed[2048];
-        if (link->fd < 0 || length + 1 > sizeof framed)
+int daemon_link_send(struct daemon_link *link, const char *lines, size_t length) {
+        if (link->fd < 0 || length == 0 || length > DAEMON_SEND_MAX || lines[length - 1] != '\n')
                 return -EINVAL;
-        memcpy(framed, line, length);
-        framed[length] = '\n';
         size_t sent = 0;
         int waits = 0;
-        while (sent < length + 1) {
-                ssize_t n = send(link->fd, framed + sent, length + 1 - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
+        while (sent < length) {
+                ssize_t n = send(link->fd, lines + sent, length - sent, MSG_NOSIGNAL | MSG_DONTWAIT);
                 if (n > 0) {
                         sent += (size_t)n;
                         continue;
