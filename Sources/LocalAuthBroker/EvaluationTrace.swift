@@ -68,8 +68,8 @@ final class EvaluationTrace {
   var sequence = 0
   /// Whether a re-prompt finding already names this evaluation as the cancelled one.
   var repromptReported = false
-  /// A system evaluation: made by root for another user (sudo, su, polkit through the PAM
-  /// module). Its cancels and retries are the module's ordinary flow, not an app's re-prompt.
+  /// A system evaluation (`Evaluation.isSystem`: root or an admin acting for a user, as the PAM
+  /// module in sudo, su and polkit). Its cancels and retries are the module's flow, not an app's.
   let isSystem: Bool
 
   init(_ evaluation: Evaluation, key: ClientKey, submittedAt: Duration) {
@@ -81,7 +81,7 @@ final class EvaluationTrace {
     clientName = Self.bounded(evaluation.client.name)
     appID = Self.bounded(evaluation.client.appID)
     policy = evaluation.policy
-    isSystem = evaluation.client.peer.uid == 0 && evaluation.owner.uid != 0
+    isSystem = evaluation.isSystem
     self.submittedAt = submittedAt
   }
 
