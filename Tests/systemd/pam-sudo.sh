@@ -19,7 +19,8 @@
 #                            alice);
 #   journalctl REQUEST_ID= shows the module's PAM entry next to the daemon's;
 # and outside any session (a systemd-run service of alice's without login; a process entered with
-# nsenter) the module steps aside: sudo asks for the password at once, the journal says noSession.
+# nsenter) the module steps aside: sudo asks for the password at once, the journal says noSession;
+# in a remote logind session (login -h HOST) with no SSH_* variable it steps aside (remoteSession).
 #   pkexec (polkit's helper, PAM service polkit-1, alice's pkttyagent) through the same module;
 #   the service stopped -> sudo asks for the password at once.
 # Stops the container and removes its cgroups: nothing is left running.
@@ -112,11 +113,12 @@ check "bob's face enrolled in localauthd" \
 script() { crpc '{"method":"sensors.script","params":{"sensor":"face","commands":['"$1"'],"replace":true}}' >/dev/null; }
 # in_session COMMAND [--step PATTERN KEYS]...: COMMAND typed into alice's login shell of a real logind
 # session, then its exit status printed as "RC=N"; the steps in between answer prompts.
+# LOGIN_FROM=HOST makes it a remote session (login -h HOST: logind records Remote=yes).
 in_session() {
     local command=$1
     shift
     cx pty-run --timeout 40 --step '\$ $' "$command; echo RC=\$?\r" "$@" --step 'RC=[0-9]+' 'exit\r' -- \
-        systemd-run --quiet --pty --wait --collect login -f alice
+        systemd-run --quiet --pty --wait --collect login -f ${LOGIN_FROM:+-h "$LOGIN_FROM"} alice
 }
 # outside_session [--step PATTERN KEYS]...: `sudo -k true` as alice in a service of hers, in no session.
 outside_session() {
@@ -198,6 +200,19 @@ entry=$(last_entry PAM_SERVICE=sudo)
 check "a process entered with nsenter (no session): sudo asks for the password; the journal says $(json_get "$entry" LA_ERROR)" \
     bash -c 'grep -q "pty-run: step 1 seen" <<<"$1" && ! grep -q "wants to act as root" <<<"$1" &&
              [ "$(json_get "$2" LA_ERROR)" = noSession ]' _ "$out" "$entry"
+
+# 6b. A remote logind session (login -h): logind's flag decides, with no SSH_* variable anywhere (sudo's
+# env_reset would remove them anyway), and setting them to empty in the shell changes nothing.
+script '"MATCH"'
+out=$(LOGIN_FROM=203.0.113.5 in_session "$SESSION_FACTS; unset SSH_CONNECTION SSH_CLIENT SSH_TTY; sudo -k true" \
+    --step "$SUDO_PROMPT" "$PASSWORD\r" 2>&1)
+echo "$out" | sed 's/^/     | /'
+entry=$(last_entry PAM_SERVICE=sudo)
+check "a remote logind session ($(grep -o 'Remote=[a-z]*' <<<"$out")): no prompt of the module, sudo asks for the password" \
+    bash -c 'grep -q "Remote=yes" <<<"$1" && grep -q "pty-run: step 2 seen" <<<"$1" && grep -q "RC=0" <<<"$1" &&
+             ! grep -q "wants to act as root" <<<"$1"' _ "$out"
+check "...the journal: stepped aside, LA_ERROR=$(json_get "$entry" LA_ERROR): $(json_get "$entry" MESSAGE)" \
+    bash -c '[ "$(json_get "$1" LA_ERROR)" = remoteSession ]' _ "$entry"
 
 # 7. pkexec: polkit's helper authenticates alice (an admin: group sudo) through PAM service polkit-1.
 # Her own pkttyagent answers for the shell that runs pkexec (polkit 122's built-in text agent in
