@@ -81,6 +81,9 @@ grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "README has no /etc/
 # su: pam_rootok first (root's su -l, as pkexec-agent uses, asks nothing), then the sudo block's lines.
 { echo '#%PAM-1.0'; echo 'auth       sufficient pam_rootok.so'
   grep '^auth' "$ROOT/etc/pam.d/sudo"; echo '@include common-account'; echo '@include common-session'; } >"$ROOT/etc/pam.d/su"
+# A PAM service for a service's own session of class background (row 6a).
+printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession required pam_systemd.so class=background\n' \
+    >"$ROOT/etc/pam.d/la-background"
 install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
 printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"  # sudo resolves its own host name
 install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
@@ -200,6 +203,18 @@ entry=$(last_entry PAM_SERVICE=sudo)
 check "a process entered with nsenter (no session): sudo asks for the password; the journal says $(json_get "$entry" LA_ERROR)" \
     bash -c 'grep -q "pty-run: step 1 seen" <<<"$1" && ! grep -q "wants to act as root" <<<"$1" &&
              [ "$(json_get "$2" LA_ERROR)" = noSession ]' _ "$out" "$entry"
+
+# 6a. A logind session of class background (a service's PAM session: PAMName=, pam_systemd class=):
+# not a person's, so the module steps aside. logind leaves the service's processes in the service's
+# cgroup, so the kernel places sudo in no session at all (noSession) although XDG_SESSION_ID is set:
+# the variable is not what decides.
+out=$(cx pty-run --timeout 20 --step "$SUDO_PROMPT" "$PASSWORD\r" -- systemd-run --quiet --pty --wait --collect \
+    -p User=alice -p PAMName=la-background sh -c 'loginctl show-session "$XDG_SESSION_ID" -p Class; sudo -k true' 2>&1)
+echo "$out" | sed 's/^/     | /'
+entry=$(last_entry PAM_SERVICE=sudo)
+check "a service's background session ($(grep -o 'Class=[a-z-]*' <<<"$out")): sudo asks for the password; the journal says $(json_get "$entry" LA_ERROR)" \
+    bash -c 'grep -q "Class=background" <<<"$1" && grep -q "pty-run: step 1 seen" <<<"$1" && ! grep -q "wants to act as root" <<<"$1" &&
+             [[ "$(json_get "$2" LA_ERROR)" =~ ^(noSession|sessionClass)$ ]]' _ "$out" "$entry"
 
 # 6b. A remote logind session (login -h): logind's flag decides, with no SSH_* variable anywhere (sudo's
 # env_reset would remove them anyway), and setting them to empty in the shell changes nothing.
