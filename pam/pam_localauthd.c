@@ -1,7 +1,7 @@
 /* pam_localauthd.c: the PAM entry points. `auth sufficient pam_localauthd.so` asks localauthd for
  * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down, the
  * caller not in an active local session, nothing to evaluate with) and never blocks past timeout=.
- * See pam_localauthd(8). */
+ * See docs/pam.md and pam_localauthd(8). */
 #include "daemon_link.h"
 #include "pam_localauthd.h"
 #include "terminal.h"

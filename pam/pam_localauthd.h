@@ -9,7 +9,7 @@
 #define NAME_MAX_LEN 128
 #define REQUEST_ID_MAX 64
 
-/* The module's arguments (see the README's PAM section). */
+/* The module's arguments (see docs/pam.md). */
 struct module_options {
         const char *socket_path;            /* socket=PATH */
         char policy[64];                    /* policy=NAME */

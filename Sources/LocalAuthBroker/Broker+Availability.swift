@@ -25,9 +25,9 @@ extension Broker {
     }
   }
 
-  /// Whether biometry can be used now, or the LAError that says why not (SPEC section 3 order:
-  /// hardware, connection, passcode, enrollment, lockout). A system evaluation needs no passcode
-  /// (`needsPasscode: false`): none ever satisfies it.
+  /// Whether biometry can be used now, or the LAError that says why not (docs/protocol.md, "Errors"
+  /// order: hardware, connection, passcode, enrollment, lockout). A system evaluation needs no
+  /// passcode (`needsPasscode: false`): none ever satisfies it.
   func biometryAvailability(owner: UInt32, needsPasscode: Bool = true) -> Result<
     any SensorDriver, ErrorCode
   > {

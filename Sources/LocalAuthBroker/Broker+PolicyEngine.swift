@@ -12,8 +12,9 @@ enum BiometricStage {
 }
 
 extension Broker {
-  /// Runs an evaluation against the sensors per SPEC section 5 and returns its outcome.
-  /// Ends with appCancel when its task is cancelled (the canceller has already answered).
+  /// Runs an evaluation against the sensors per docs/protocol.md, "Evaluation semantics", and
+  /// returns its outcome. Ends with appCancel when its task is cancelled (the canceller has already
+  /// answered).
   func run(_ evaluation: Evaluation) async -> Result<JSONValue, RPCError> {
     do {
       return try await runPolicy(evaluation)

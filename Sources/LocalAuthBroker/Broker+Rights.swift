@@ -4,8 +4,9 @@ import LocalAuthProtocol
 typealias RightsAnswer = Result<JSONValue, RPCError>?
 
 extension Broker {
-  /// Handles the rights, store, key, secret and handoff methods (SPEC section 7). Returns nil for any
-  /// other method, `.some(nil)` when the answer comes later (an authorization runs), else the answer.
+  /// Handles the rights, store, key, secret and handoff methods (docs/protocol.md, "Rights and
+  /// keys"). Returns nil for any other method, `.some(nil)` when the answer comes later (an
+  /// authorization runs), else the answer.
   func handleRights(
     _ request: RPCRequest, params: ParamReader, client: ClientSession,
     makeResponder: () -> any Responder

@@ -1,4 +1,5 @@
-/// How the broker treats a new evaluation while another one runs (SPEC 5.1).
+/// How the broker treats a new evaluation while another one runs (docs/protocol.md, "Evaluation
+/// semantics").
 public enum OverlapMode: String, Sendable {
   /// One prompt at a time; the rest wait in a FIFO queue.
   case queue

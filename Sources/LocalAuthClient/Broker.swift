@@ -1,8 +1,8 @@
 import LocalAuthProtocol
 
-/// The daemon's administration and observation methods (SPEC section 8) on a connection.
-/// Scripting, enrollment, passcode and lockout reset need root or the admin group
-/// (`RPCError` permissionDenied otherwise). Value type; usable from any task.
+/// The daemon's administration and observation methods (docs/protocol.md, "Administration and
+/// observation") on a connection. Scripting, enrollment, passcode and lockout reset need root or
+/// the admin group (`RPCError` permissionDenied otherwise). Value type; usable from any task.
 public struct Broker: Sendable {
   /// The connection the calls go over.
   public let connection: LocalAuthConnection
@@ -21,7 +21,8 @@ public struct Broker: Sendable {
     return (result.objectValue?["sensors"]?.arrayValue ?? []).map(SensorState.init(json:))
   }
 
-  /// `sensors.script`: queues commands of the script language (SPEC section 6); returns how many are queued.
+  /// `sensors.script`: queues commands of the script language (docs/protocol.md, "The script
+  /// language"); returns how many are queued.
   @discardableResult
   public func script(sensor: String, commands: [String], replace: Bool = false) async throws -> Int
   {

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 import LocalAuthProtocol
 
-/// What a client declares about itself in `session.hello` (SPEC section 4).
+/// What a client declares about itself in `session.hello` (docs/protocol.md, "Session").
 /// The daemon identifies the peer by SO_PEERCRED; these are only labels and the interactive flag.
 public struct ClientIdentity: Sendable, Equatable {
   /// The client's name, shown in logs and the monitor.

@@ -7,11 +7,12 @@ public struct ReplayError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension EvaluationTrace {
-  /// The sensor scripts (SPEC section 6) that make the sensors answer as they did in this trace:
-  /// for every capture, in order, `SLEEP` for as long as the sensor took, then what it saw. Each
-  /// script starts with `DEFAULT WAIT`, so a capture the trace never saw answered (the app
-  /// cancelled it) waits again. A correct passcode is typed as `passcode` (required when the trace
-  /// has one); a wrong one as `PASSCODE 0`, which no device passcode (4–16 digits) matches.
+  /// The sensor scripts (docs/protocol.md, "The script language") that make the sensors answer as
+  /// they did in this trace: for every capture, in order, `SLEEP` for as long as the sensor took,
+  /// then what it saw. Each script starts with `DEFAULT WAIT`, so a capture the trace never saw
+  /// answered (the app cancelled it) waits again. A correct passcode is typed as `passcode`
+  /// (required when the trace has one); a wrong one as `PASSCODE 0`, which no device passcode (4–16
+  /// digits) matches.
   public func replayScripts(passcode: String? = nil) throws(ReplayError) -> [(
     sensor: String, commands: [String]
   )] {

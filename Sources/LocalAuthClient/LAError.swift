@@ -6,7 +6,7 @@ import LocalAuthProtocol
 public let LAErrorDomain = "com.apple.LocalAuthentication"
 
 /// A LocalAuthentication outcome other than success, as Apple's `LAError` reports it.
-/// `code` is one of the public raw values of SPEC section 3; `requestID` names the
+/// `code` is one of the public raw values of docs/protocol.md, "Errors"; `requestID` names the
 /// evaluation in the daemon's journal when one existed. Value type; usable from any thread.
 public struct LAError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The LocalAuthentication error codes with Apple's raw values.

@@ -1,6 +1,7 @@
 import LocalAuthProtocol
 
-/// A progress notification of one evaluation (SPEC section 5.6), each naming its requestID.
+/// A progress notification of one evaluation (docs/protocol.md, "Notifications"), each naming its
+/// requestID.
 public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
   /// Waiting behind other evaluations; `position` 1 is next.
   case queued(requestID: String, position: Int)

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import LocalAuthProtocol
 
-/// A deferred authorization (SPEC 7.5, the Siri payment case): a pending request made by a client
-/// that cannot prompt, which an interactive client of the same user authorizes later, and which
-/// its creator then redeems once for the payload. Value type.
+/// A deferred authorization (docs/protocol.md, "Handoffs"; the Siri payment case): a pending
+/// request made by a client that cannot prompt, which an interactive client of the same user
+/// authorizes later, and which its creator then redeems once for the payload. Value type.
 public struct LAHandoff: Sendable, Equatable {
   /// The single-use id.
   public var id: String

@@ -35,10 +35,15 @@ public enum Command: Sendable, Equatable {
   case agentList(user: String?)
   /// `reset-lockout`.
   case resetLockout(user: String? = nil)
-  /// `rights ACTION ...`: persisted rights, their keys and secrets (SPEC 7).
+  /// `rights ACTION ...`: persisted rights, their keys and secrets (docs/protocol.md, "Rights and
+  /// keys").
   case rights(RightsCommand)
-  /// `handoff ACTION ...`: deferred authorizations (SPEC 7.5).
+  /// `handoff ACTION ...`: deferred authorizations (docs/protocol.md, "Handoffs").
   case handoff(HandoffCommand)
+  /// `ssh-key ACTION ...`: this user's SSH keys in the daemon.
+  case sshKey(SSHKeyCommand)
+  /// `ssh-agent [--listen PATH]`: the SSH agent, in the foreground.
+  case sshAgent(SSHAgentOptions)
   /// `doctor [--app ID]`: the detectors' findings in plain words.
   case doctor(appID: String?)
   /// `trace [--app ID | --pid PID]`: a client's evaluations as a timeline (`--json`: a trace file).

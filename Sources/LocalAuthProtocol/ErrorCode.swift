@@ -74,7 +74,8 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Error, CustomStri
     -32603: "internalError",
   ]
 
-  /// Every code with a name, in the order of SPEC section 3 then JSON-RPC's.
+  /// Every code with a name, in the order of docs/protocol.md, "Errors": LAError codes, then the
+  /// broker's and JSON-RPC's.
   public static let allNamed: [ErrorCode] = names.keys.sorted { abs($0) < abs($1) }.map(
     ErrorCode.init(rawValue:))
 

@@ -6,9 +6,10 @@ public enum Frame: Sendable, Equatable {
   case tooLarge
 }
 
-/// Splits a byte stream into newline-terminated frames with a size limit (SPEC section 2).
-/// A line over the limit is reported once as `.tooLarge` and its bytes are discarded up
-/// to the next newline, so the stream stays usable. Value type; one per connection.
+/// Splits a byte stream into newline-terminated frames with a size limit (docs/protocol.md,
+/// "Transport and framing"). A line over the limit is reported once as `.tooLarge` and its bytes
+/// are discarded up to the next newline, so the stream stays usable. Value type; one per
+/// connection.
 public struct LineFramer: Sendable {
   /// The longest line accepted, in bytes, not counting the newline.
   public let limit: Int

@@ -1,4 +1,4 @@
-/// The method names of protocol version 1 (SPEC sections 4, 7 and 8).
+/// The method names of protocol version 1 (docs/protocol.md, "Methods").
 public enum Method {
   /// `session.hello`
   public static let hello = "session.hello"

@@ -77,7 +77,8 @@ public struct RPCRejection: Error, Sendable, Equatable {
   }
 }
 
-/// What one frame holds: a single message or a batch (SPEC section 2, JSON-RPC 2.0 section 6).
+/// What one frame holds: a single message or a batch (docs/protocol.md, "Transport and framing";
+/// JSON-RPC 2.0 section 6).
 public enum IncomingFrame: Sendable, Equatable {
   /// One request, notification, or a rejection to answer.
   case single(Result<RPCRequest, RPCRejection>)

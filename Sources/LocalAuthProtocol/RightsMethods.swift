@@ -1,4 +1,5 @@
-/// The method names of SPEC section 7: rights, the right store, keys, secrets and handoffs.
+/// The method names of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
+/// keys, secrets and handoffs.
 extension Method {
   /// `right.create {requirement}` → `{right}`
   public static let rightCreate = "right.create"
@@ -52,7 +53,7 @@ extension ErrorCode {
   public static let alreadyExists = ErrorCode(rawValue: -32005)
 }
 
-/// The key algorithms of SPEC 7.3, spelled as SecKeyAlgorithm names.
+/// The key algorithms of docs/protocol.md, "Key algorithms", spelled as SecKeyAlgorithm names.
 public enum KeyAlgorithm {
   /// ECDSA over SHA-256 of the message, DER (X9.62) signature.
   public static let ecdsaSignatureMessageX962SHA256 = "ecdsaSignatureMessageX962SHA256"

@@ -1,5 +1,5 @@
 /// The keys `localauthd.conf` knows, per section: the one list the parser accepts and the
-/// README and `localauthd.conf(5)` are checked against. A key added to the parser goes here too
+/// docs/configuration.md and `localauthd.conf(5)` are checked against. A key added to the parser goes here too
 /// (the parser refuses any key not listed).
 public enum ConfigurationKeys {
   /// The keys of `[Broker]`.
@@ -21,6 +21,7 @@ public enum ConfigurationKeys {
     "MaxHandoffTTLSec",
     "MaxSavedRightsPerUID",
     "MaxSecretBytes",
+    "MaxSSHKeysPerUID",
     "RequireAppIDBinding",
     "PromptTimeoutSec",
     "MaxBiometricAttempts",

@@ -37,7 +37,7 @@ public struct SensorConfiguration: Sendable, Equatable {
 
 /// The driver behind a sensor section.
 public enum SensorDriverChoice: String, Sendable, Equatable {
-  /// The scripted simulation (SPEC section 6).
+  /// The scripted simulation (docs/protocol.md, "The script language").
   case simulated
   /// An out-of-process driver speaking docs/driver-protocol.md.
   case exec

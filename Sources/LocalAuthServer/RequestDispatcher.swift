@@ -2,7 +2,8 @@ import LocalAuthBroker
 import LocalAuthProtocol
 
 /// Turns frames into broker calls and answers into lines: single requests, batches, the
-/// duplicate-id rule and the frame limit (SPEC section 2). Loop thread only.
+/// duplicate-id rule and the frame limit (docs/protocol.md, "Transport and framing"). Loop thread
+/// only.
 struct RequestDispatcher {
   let broker: Broker
 

@@ -5,7 +5,7 @@ import LocalAuthProtocol
 
 /// Limits on what one client may cost the daemon.
 public struct ConnectionLimits: Sendable, Equatable {
-  /// The longest frame, in bytes (SPEC section 2: 64 KiB).
+  /// The longest frame, in bytes (docs/protocol.md, "Limits": 64 KiB).
   public var frameLimit = 64 * 1024
   /// Past this much unread output the daemon stops reading the client's requests.
   public var outputHighWater = 1 << 20

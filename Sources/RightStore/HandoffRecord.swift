@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// A pending deferred authorization (SPEC 7.5), as listed to the interactive client of the same uid.
+/// A pending deferred authorization (docs/protocol.md, "Handoffs"), as listed to the interactive
+/// client of the same uid.
 public struct HandoffRecord: Sendable, Equatable {
   /// The single-use handoff id (32 lowercase hex digits, 128 random bits).
   public var id: String

@@ -1,9 +1,10 @@
 import FoundationEssentials
 import LocalAuthCrypto
 
-/// Deferred authorization (SPEC 7.5): a non-interactive client creates a handoff, an interactive client of the same
-/// uid authorizes it, and the creator redeems it exactly once. Stored in the database so a redeemed handoff stays
-/// redeemed across restarts; payloads are sealed under the device key and wiped on redemption.
+/// Deferred authorization (docs/protocol.md, "Handoffs"): a non-interactive client creates a
+/// handoff, an interactive client of the same uid authorizes it, and the creator redeems it exactly
+/// once. Stored in the database so a redeemed handoff stays redeemed across restarts; payloads are
+/// sealed under the device key and wiped on redemption.
 extension RightStore {
   /// How long redeemed handoffs are kept (so late calls get `.alreadyRedeemed`) before pruning; their payload is
   /// wiped at redemption, and at most `maxHandoffsPerUID` of them are kept per uid.

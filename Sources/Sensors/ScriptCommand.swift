@@ -1,4 +1,4 @@
-/// One command of the simulated sensors' script language (SPEC section 6).
+/// One command of the simulated sensors' script language (docs/protocol.md, "The script language").
 public enum ScriptCommand: Sendable, Equatable, CustomStringConvertible {
   /// The next capture matches (optionally a named identity, which must be enrolled to match).
   case match(identity: String?)

@@ -25,7 +25,8 @@ public protocol SensorDriver: AnyObject, Sendable {
   func unenroll(_ identity: String, for owner: UInt32) -> [String]
 }
 
-/// A driver whose behaviour can be scripted with the command language of SPEC section 6.
+/// A driver whose behaviour can be scripted with the command language of docs/protocol.md, "The
+/// script language".
 public protocol ScriptableSensor: SensorDriver {
   /// Appends (or, with `replace`, replaces) queued commands; returns how many are queued afterwards.
   func script(_ commands: [ScriptCommand], replace: Bool) -> Int

@@ -1,5 +1,5 @@
 /// Why a real driver could not finish a capture: thrown by `capture` instead of an event. The broker ends
-/// the evaluation in flight with `biometryNotAvailable` and this reason (README, "Drivers").
+/// the evaluation in flight with `biometryNotAvailable` and this reason (docs/drivers.md).
 public struct SensorFailure: Error, Sendable, Equatable, CustomStringConvertible {
   /// The stable reason on the wire (`data.reason`).
   public var reason: Reason

@@ -1,5 +1,6 @@
-/// A simulated sensor driven by a script (SPEC section 6). Thread-safe: all state sits behind
-/// one lock (a `StateLock`, which ThreadSanitizer understands); captures wait on the injected `TimeSource` or on the script, never on a thread.
+/// A simulated sensor driven by a script (docs/protocol.md, "The script language"). Thread-safe:
+/// all state sits behind one lock (a `StateLock`, which ThreadSanitizer understands); captures wait
+/// on the injected `TimeSource` or on the script, never on a thread.
 public final class SimulatedSensor: ScriptableSensor {
   /// The sensor's name.
   public let name: String

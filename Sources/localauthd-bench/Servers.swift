@@ -12,7 +12,8 @@ struct ServerLauncher {
   /// The CPU to pin servers to with taskset (nil: no pinning).
   let serverCPU: Int?
 
-  /// The instant-sensor configuration of the bench (SPEC section 6, DefaultDelayMs=0).
+  /// The instant-sensor configuration of the bench (docs/protocol.md, "The script language";
+  /// DefaultDelayMs=0).
   static let configuration = """
     [Broker]
     MaxQueue=100000

@@ -2,7 +2,7 @@ import Glibc
 import LocalAuthProtocol
 
 /// localauthd-bench: starts localauthd and a C floor server, drives them with closed-loop load,
-/// prints the table of SPEC'd performance targets and writes it as JSON.
+/// prints the table of performance targets (docs/performance.md) and writes it as JSON.
 func runBench() throws(BenchError) {
   let options = try BenchOptions.parse(
     Array(CommandLine.arguments.dropFirst()), programPath: CommandLine.arguments[0])

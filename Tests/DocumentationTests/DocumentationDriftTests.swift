@@ -3,9 +3,10 @@ import LocalAuthCommandLine
 import LocalAuthServer
 import Testing
 
-/// The README and the manual pages name every localauthctl command and option, every localauthd
-/// option and every configuration key the code knows (the lists come from the code, so a new
-/// command, option or key without documentation fails here).
+/// The documents name every localauthctl command and option (the README's guide to
+/// localauthctl), every localauthd option and every configuration key (docs/configuration.md),
+/// and the manual pages name them all too. The lists come from the code, so a new command,
+/// option or key without documentation fails here.
 @Suite struct DocumentationDriftTests {
   /// The repository's root, found from this file's path.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -16,6 +17,7 @@ import Testing
   }
 
   static let readme = read("README.md")
+  static let configurationGuide = read("docs/configuration.md")
   static let localauthctlPage = read("man/localauthctl.1.scd")
   static let localauthdPage = read("man/localauthd.8.scd")
   static let configurationPage = read("man/localauthd.conf.5.scd")
@@ -52,7 +54,8 @@ import Testing
 
   @Test func theDocumentsExist() {
     for (name, text): (String, String) in [
-      ("README.md", Self.readme), ("localauthctl.1.scd", Self.localauthctlPage),
+      ("README.md", Self.readme), ("docs/configuration.md", Self.configurationGuide),
+      ("localauthctl.1.scd", Self.localauthctlPage),
       ("localauthd.8.scd", Self.localauthdPage), ("localauthd.conf.5.scd", Self.configurationPage),
     ] {
       let count = text.count
@@ -79,9 +82,9 @@ import Testing
 
   @Test(arguments: daemonOptions)
   func everyLocalauthdOptionIsDocumented(option: String) {
-    let inReadme = Self.mentions(Self.readme, option)
+    let inGuide = Self.mentions(Self.configurationGuide, option)
     let inPage = Self.localauthdPage.contains("*\(option)*")
-    #expect(inReadme, "README.md does not name \(option)")
+    #expect(inGuide, "docs/configuration.md does not name \(option)")
     #expect(inPage, "localauthd.8.scd does not name \(option)")
   }
 
@@ -89,9 +92,9 @@ import Testing
     arguments: ConfigurationKeys.broker + ConfigurationKeys.diagnostics + ConfigurationKeys.sensor
       + ConfigurationKeys.appID)
   func everyConfigurationKeyIsDocumented(key: String) {
-    let inReadme = Self.readme.contains("`\(key)=`")
+    let inGuide = Self.configurationGuide.contains("`\(key)=`")
     let inPage = Self.configurationPage.contains("*\(key)=*")
-    #expect(inReadme, "README.md does not name \(key)=")
+    #expect(inGuide, "docs/configuration.md does not name \(key)=")
     #expect(inPage, "localauthd.conf.5.scd does not name \(key)=")
   }
 }

@@ -3,7 +3,8 @@ import LocalAuthProtocol
 import Sensors
 import Testing
 
-/// canEvaluatePolicy answers every row of SPEC section 3 that applies without a prompt.
+/// canEvaluatePolicy answers every row of docs/protocol.md, "Errors", that applies without a
+/// prompt.
 @Suite struct AvailabilityTests {
   func canEvaluate(_ harness: BrokerHarness, _ policy: Policy) async -> (Bool, String?) {
     let client = await harness.connect()

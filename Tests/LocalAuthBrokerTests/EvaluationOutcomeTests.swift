@@ -4,7 +4,8 @@ import LocalAuthTestSupport
 import Sensors
 import Testing
 
-/// What evaluatePolicy answers for each scripted user behaviour (SPEC section 5).
+/// What evaluatePolicy answers for each scripted user behaviour (docs/protocol.md, "Evaluation
+/// semantics").
 @Suite struct EvaluationOutcomeTests {
   @Test func matchSucceedsWithSensorAndRequestID() async {
     let harness = BrokerHarness()

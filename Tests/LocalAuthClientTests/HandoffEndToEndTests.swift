@@ -3,8 +3,9 @@ import LocalAuthClient
 import LocalAuthProtocol
 import Testing
 
-/// Deferred authorization (SPEC 7.5) through LAHandoffStore against the real daemon: a
-/// non-interactive creator, an interactive authorizer, one redemption, and the misuse errors.
+/// Deferred authorization (docs/protocol.md, "Handoffs") through LAHandoffStore against the real
+/// daemon: a non-interactive creator, an interactive authorizer, one redemption, and the misuse
+/// errors.
 @Suite(.serialized)
 struct HandoffEndToEndTests {
   @Test func aNonInteractiveCreatorRedeemsOnceWhatAnInteractiveClientAuthorized() async throws {

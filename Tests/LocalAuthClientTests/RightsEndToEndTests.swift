@@ -3,8 +3,8 @@ import LocalAuthClient
 import LocalAuthProtocol
 import Testing
 
-/// LARight, LARightStore and LAPersistedRight against the real daemon (SPEC section 7).
-/// A daemon without the rights methods answers methodNotFound, which is surfaced as is.
+/// LARight, LARightStore and LAPersistedRight against the real daemon (docs/protocol.md, "Rights
+/// and keys"). A daemon without the rights methods answers methodNotFound, which is surfaced as is.
 @Suite(.serialized)
 struct RightsEndToEndTests {
   @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {

@@ -3,9 +3,9 @@ import LocalAuthClient
 import LocalAuthProtocol
 import Testing
 
-/// The client/daemon mismatches of SPEC 7 fixed in LocalAuthClient, against the real daemon:
-/// saved rights start authorized, the public key is cached, state follows `right.stateChanged`,
-/// every key exchange form, and `right.release` on deinit.
+/// The client/daemon mismatches of docs/protocol.md, "Rights and keys", fixed in LocalAuthClient,
+/// against the real daemon: saved rights start authorized, the public key is cached, state follows
+/// `right.stateChanged`, every key exchange form, and `right.release` on deinit.
 @Suite(.serialized)
 struct RightsKeyEndToEndTests {
   /// A daemon whose face sensor matches at once, and a connection to it.

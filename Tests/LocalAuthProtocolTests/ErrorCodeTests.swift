@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 import Testing
 
-/// `ErrorCode` names and raw values (SPEC section 3) and the `RPCError` object.
+/// `ErrorCode` names and raw values (docs/protocol.md, "Errors") and the `RPCError` object.
 @Suite("ErrorCode and RPCError")
 struct ErrorCodeTests {
   static let specCodes: [(String, Int, ErrorCode)] = [
@@ -27,7 +27,7 @@ struct ErrorCodeTests {
   ]
 
   @Test(
-    "every SPEC section 3 and JSON-RPC name maps to its raw value and back",
+    "every LAError and JSON-RPC name (docs/protocol.md, Errors) maps to its raw value and back",
     arguments: specCodes + jsonRPCCodes)
   func nameAndRawValue(_ name: String, _ raw: Int, _ code: ErrorCode) {
     #expect(code.rawValue == raw)
@@ -39,7 +39,7 @@ struct ErrorCodeTests {
   }
 
   @Test(
-    "allNamed starts with SPEC section 3 in order, holds every named code once, sorted by magnitude"
+    "allNamed starts with the LAError codes in order, holds every named code once, sorted by magnitude"
   )
   func allNamed() {
     let all = ErrorCode.allNamed
@@ -55,7 +55,7 @@ struct ErrorCodeTests {
     }
   }
 
-  /// Codes added by later sections (rights), beyond SPEC section 3's table.
+  /// Codes added by later sections (rights), beyond the LAError codes.
   static let extensionCodes: [(String, Int, ErrorCode)] = [
     ("alreadyExists", -32005, .alreadyExists)
   ]

@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 import Testing
 
-/// `Policy` by name and by raw value (SPEC section 4).
+/// `Policy` by name and by raw value (docs/protocol.md, "Session").
 @Suite("Policy")
 struct PolicyTests {
   static let policies: [(String, Int, Policy)] = [
@@ -90,7 +90,7 @@ struct EvaluationSuccessTests {
     }
   }
 
-  @Test("the result object has the SPEC's members")
+  @Test("the result object has the protocol's members")
   func shape() {
     let success = EvaluationSuccess(
       requestID: "r", policy: .deviceOwnerAuthentication, sensor: nil, reused: true)

@@ -9,18 +9,19 @@ import Testing
 /// another user. The attacker really runs as nobody (setpriv), so these tests need root.
 @Suite(.serialized)
 struct TrustEndToEndTests {
+  /// The hardening tests' daemon (face waits for a script, root's passcode 1234), without the
+  /// passcode when `passcode` is false.
   static func configuration(_ broker: String = "", passcode: Bool = true) -> String {
-    """
-    [Broker]
-    \(broker)
-    [Sensor.face]
-    Kind=faceID
-    Enrolled=alice
-    Default=WAIT
-    [Sensor.passcode]
-    Kind=passcode
-    \(passcode ? "Passcode=1234" : "")
-    """
+    let text = HardeningEndToEndTests.configuration(broker)
+    return passcode ? text : text.replacingOccurrences(of: "Passcode=1234", with: "")
+  }
+
+  /// A started daemon and a root connection to it (the test stops the daemon).
+  static func started(_ configuration: String) throws -> (RunningDaemon, LineClient) {
+    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+    let daemon = try RunningDaemon(arguments: [], config: configuration)
+    try daemon.start()
+    return (daemon, try daemon.connect())
   }
 
   /// Python helpers for the attacker: `call` sends a request and returns its response, keeping
@@ -55,11 +56,8 @@ struct TrustEndToEndTests {
 
   @Test("Malware of the user sets a first passcode, registers agents and cannot answer sudo")
   func malwareCannotAnswerASystemEvaluation() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
-    let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
-    try daemon.start()
+    let (daemon, root) = try Self.started(Self.configuration())
     defer { daemon.stop() }
-    let root = try daemon.connect()
     _ = try root.call(
       Method.sensorsEnroll, ["sensor": "face", "identity": "nobody-face", "user": "nobody"])
     let attacker = try NobodyProcess(
@@ -128,11 +126,8 @@ struct TrustEndToEndTests {
 
   @Test("Another user's prompt parked at the passcode does not delay sudo by face")
   func aSystemEvaluationStartsAtOnce() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
-    let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
-    try daemon.start()
+    let (daemon, root) = try Self.started(Self.configuration())
     defer { daemon.stop() }
-    let root = try daemon.connect()
     _ = try root.call(Method.sensorsSetPasscode, ["passcode": "9753", "user": "nobody"])
     let attacker = try NobodyProcess(
       socket: daemon.socketPath,
@@ -167,12 +162,8 @@ struct TrustEndToEndTests {
   @Test(
     "Owners=device refuses user evaluations; another user cannot set the owner's first passcode")
   func deviceModeRefuses() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
-    let daemon = try RunningDaemon(
-      arguments: [], config: Self.configuration("Owners=device", passcode: false))
-    try daemon.start()
+    let (daemon, root) = try Self.started(Self.configuration("Owners=device", passcode: false))
     defer { daemon.stop() }
-    let root = try daemon.connect()
     let refused = try root.call(
       Method.evaluatePolicy, ["policy": 1, "localizedReason": "sudo", "user": "nobody"])
     #expect(refused?.errorCode == .permissionDenied)

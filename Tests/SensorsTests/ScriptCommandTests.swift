@@ -1,7 +1,7 @@
 import Sensors
 import Testing
 
-/// `ScriptCommand.parse`: the command language of SPEC section 6.
+/// `ScriptCommand.parse`: the command language of docs/protocol.md, "The script language".
 @Suite("ScriptCommand.parse")
 struct ScriptCommandTests {
   static func parse(_ lines: [String]) -> Result<[ScriptCommand], ScriptError> {

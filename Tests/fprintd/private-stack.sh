@@ -16,7 +16,7 @@ mount --bind "$dir/bus" /run/dbus
 mount --bind "$dir/services" /usr/share/dbus-1/system-services
 mount --bind "$dir/rules" /etc/polkit-1/rules.d
 cat > "$dir/rules/50-localauthd-test.rules" <<'RULES'
-// Test only: every caller may use fprintd (the service's real rule is in the README).
+// Test only: every caller may use fprintd (the service's real rule is in docs/drivers.md).
 polkit.addRule(function(action, subject) {
   if (action.id.indexOf("net.reactivated.fprint.") == 0) { return polkit.Result.YES; }
 });

@@ -1,7 +1,8 @@
 #!/bin/bash
-# `make test-readme`: the README's first session, twice in a row, against `make run` (the demo
-# daemon as the README starts it), on a private socket given the documented way
-# (RUN_SOCKET for make run, LOCALAUTHD_SOCKET for the clients) and a fresh state directory.
+# `make test-readme`: the README's sessions against `make run` (the demo daemon as the README
+# starts it), on a private socket given the documented way (RUN_SOCKET for make run,
+# LOCALAUTHD_SOCKET for the clients) and a fresh state directory: the founding bug's recipe and
+# what doctor says (once: doctor counts since start), then the first session twice in a row.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d /tmp/localauthd-readme.XXXXXX)
@@ -19,8 +20,10 @@ trap cleanup EXIT
 for _ in $(seq 600); do [ -S "$LOCALAUTHD_SOCKET" ] && break; sleep 0.1; done
 [ -S "$LOCALAUTHD_SOCKET" ] || { echo "make run did not serve $LOCALAUTHD_SOCKET:"; cat "$dir/run.log"; exit 1; }
 status=0
+echo "=== README founding bug and doctor"
+python3 Tests/readme/sessions.py founding-bug || status=1
 for round in 1 2; do
   echo "=== README first session, round $round"
-  python3 Tests/readme/first-session.py || status=1
+  python3 Tests/readme/sessions.py first-session || status=1
 done
 exit $status

@@ -5,7 +5,7 @@
 # Boots a bookworm root with sudo, pamtester, polkit and libpam-systemd (its own cache,
 # $LOCALAUTHD_PAM_NSPAWN_CACHE, default /var/cache/localauthd-test/rootfs-pam, so the shared root's
 # package list is untouched), installs localauthd (systemd/install.mk) and the module (make
-# install-pam), puts the README's lines into the container's /etc/pam.d/sudo and /etc/pam.d/polkit-1
+# install-pam), puts docs/pam.md's lines into the container's /etc/pam.d/sudo and /etc/pam.d/polkit-1
 # (created: bookworm ships /usr/lib/pam.d/polkit-1) and the same lines into /etc/pam.d/su, creates
 # alice (a password, sudo rights) and bob, and drives them on pseudo-terminals that type real keys.
 # alice's commands run in her shell of a real logind session (`login -f alice` in a systemd-run
@@ -71,13 +71,13 @@ Default=WAIT
 [Sensor.passcode]
 Kind=passcode
 CONF
-# The README's lines for sudo, exactly (between the markers there).
-sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/sudo"
-grep -q pam_localauthd.so "$ROOT/etc/pam.d/sudo" || die "README has no /etc/pam.d/sudo block: $(cat "$ROOT/etc/pam.d/sudo")"
-# bookworm ships /usr/lib/pam.d/polkit-1: /etc/pam.d/polkit-1 is created, as the README says.
+# docs/pam.md's lines for sudo, exactly (between the markers there).
+sed -n '/^<!-- pam.d\/sudo -->$/,/^<!-- end -->$/p' "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/sudo"
+grep -q pam_localauthd.so "$ROOT/etc/pam.d/sudo" || die "docs/pam.md has no /etc/pam.d/sudo block: $(cat "$ROOT/etc/pam.d/sudo")"
+# bookworm ships /usr/lib/pam.d/polkit-1: /etc/pam.d/polkit-1 is created, as docs/pam.md says.
 test ! -e "$ROOT/etc/pam.d/polkit-1" || die "the root already has an /etc/pam.d/polkit-1"
-sed -n '/^<!-- pam.d\/polkit-1 -->$/,/^<!-- end -->$/p' "$REPO/README.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/polkit-1"
-grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "README has no /etc/pam.d/polkit-1 block"
+sed -n '/^<!-- pam.d\/polkit-1 -->$/,/^<!-- end -->$/p' "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d' >"$ROOT/etc/pam.d/polkit-1"
+grep -q pam_localauthd.so "$ROOT/etc/pam.d/polkit-1" || die "docs/pam.md has no /etc/pam.d/polkit-1 block"
 # su: pam_rootok first (root's su -l, as pkexec-agent uses, asks nothing), then the sudo block's lines.
 { echo '#%PAM-1.0'; echo 'auth       sufficient pam_rootok.so'
   grep '^auth' "$ROOT/etc/pam.d/sudo"; echo '@include common-account'; echo '@include common-session'; } >"$ROOT/etc/pam.d/su"
