@@ -1,11 +1,18 @@
 # localauthd — the two commands a newcomer needs: `make run` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
-# Debian packages the build and the tests need (installed when missing).
-DEB_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
+# Debian packages. `make build` (and every other target that only builds) checks that what it
+# needs is installed and, when not, says which and to run `sudo make deps`; it never runs apt or
+# sudo. Only the *deps targets install (apt-get, as root), and `make run`, `make test` and
+# `make deb` call them first, saying so.
+BUILD_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev
+# What the tests and `make run` need besides.
+DEB_PACKAGES := $(BUILD_PACKAGES) openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
+# The shells the completion tests drive.
+SHELL_PACKAGES := zsh bash
 # `make run` binds where localauthd binds by default (SocketLocation: $LOCALAUTHD_SOCKET, else
 # /run/localauthd/localauthd.sock as root, else $XDG_RUNTIME_DIR/localauthd/localauthd.sock, else
 # /tmp/localauthd-UID/localauthd.sock), so localauthctl and LocalAuthClient find it unaided;
@@ -15,51 +22,86 @@ RUN_SOCKET ?=
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps build man release run try-fprintd test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps test-deps check-build-packages check-doc-packages build check man release run try-fprintd test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
 
 all: build man
 
-deps:
-	@$(MAKE) -s install-debian-packages PACKAGES="$(DEB_PACKAGES)"
-
-# install-debian-packages PACKAGES="...": apt-get installs those that are missing.
-install-debian-packages:
-	@missing=""; for p in $(PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
-	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing; \
+# $(call missing_packages,LIST): a shell command printing those of LIST that are not installed.
+missing_packages = for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || printf ' %s' $$p; \
+	done
+# $(call require_packages,LIST,TARGET): a recipe line failing, with what to run, when one is missing.
+require_packages = @missing=$$($(call missing_packages,$(1))); if [ -n "$$missing" ]; then \
+	  echo "missing Debian packages:$$missing" >&2; \
+	  echo "install them with: sudo make $(2)   (as root: make $(2))" >&2; exit 1; \
+	fi
+# $(call install_packages,LIST,TARGET): a recipe line installing the missing ones with apt-get, as
+# root; anyone else is told to run TARGET with sudo (no sudo here: it cannot ask without a terminal).
+install_packages = @missing=$$($(call missing_packages,$(1))); if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" -ne 0 ]; then \
+	    echo "missing Debian packages:$$missing" >&2; \
+	    echo "installing them needs root: sudo make $(2)" >&2; exit 1; \
+	  fi; \
+	  echo "make $(2): installing Debian packages:$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
-build: deps
+deps:
+	$(call install_packages,$(DEB_PACKAGES),deps)
+
+# What building needs, checked (never installed).
+check-build-packages:
+	$(call require_packages,$(BUILD_PACKAGES),deps)
+
+check-doc-packages:
+	$(call require_packages,$(DOC_PACKAGES),doc-deps)
+
+build: check-build-packages
 	$(SWIFT) build
 
+# The inner loop: the build with its tests, then the unit tests (a few seconds). End-to-end tests
+# (a real daemon or driver processes: suites named *EndToEnd*, Hostile*, *Fault*, Daemon*, and
+# UIDShare, CrashRecovery) and the pam, systemd, readme and package suites run in `make test`.
+UNIT_TEST_SKIP := EndToEnd|Hostile|Fault|Daemon|UIDShare|CrashRecovery
+check: check-build-packages
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --skip '$(UNIT_TEST_SKIP)'
+
 doc-deps:
-	@$(MAKE) -s install-debian-packages PACKAGES="$(DOC_PACKAGES)"
+	$(call install_packages,$(DOC_PACKAGES),doc-deps)
 
 deb-deps: deps
-	@$(MAKE) -s install-debian-packages PACKAGES="$(DEB_BUILD_PACKAGES)"
+	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
+
+# Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps
+	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
-man: doc-deps localauthd-man
+man: check-doc-packages localauthd-man
 
-release: deps
+release: check-build-packages
 	$(SWIFT) build -c release --static-swift-stdlib
 
-run: build
+run:
+	@echo "make run: make deps first (installs missing Debian packages, as root)"
+	@$(MAKE) -s deps
+	@$(MAKE) -s build
 	mkdir -p -m 700 $(RUN_STATE)
 	$$($(SWIFT) build --show-bin-path)/localauthd --demo --stderr --state-dir $(RUN_STATE) \
 		$(if $(RUN_SOCKET),--socket $(RUN_SOCKET))
 
-test: deps format-check
+test:
+	@echo "make test: make test-deps first (installs missing Debian packages, as root)"
+	@$(MAKE) -s test-deps
+	$(MAKE) format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee .build/test-output.txt; exit $${PIPESTATUS[0]}
 	$(MAKE) test-completion
 	$(MAKE) test-samples
 	$(MAKE) test-readme
 	$(MAKE) test-pam
+	$(MAKE) test-ssh
 	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
 	$(MAKE) test-install
 	$(MAKE) test-package
@@ -75,7 +117,7 @@ try-fprintd: deb
 
 # bash and zsh completion in real shells, against a demo daemon (the debug build).
 test-completion: build
-	@$(MAKE) -s install-debian-packages PACKAGES="zsh bash"
+	$(call require_packages,$(SHELL_PACKAGES),test-deps)
 	Tests/completion/completion.sh $$($(SWIFT) build --show-bin-path)
 
 # make install into a staging root, then make uninstall (reuses the release build).
@@ -87,20 +129,20 @@ test-install: release man
 test-package: deb
 	Tests/systemd/package.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 
-# The Debian package, with debhelper (debian/): binary packages only, unsigned. The files
-# dpkg-buildpackage leaves in the parent directory are moved to $(DEB_OUTPUT).
+# The Debian package, with debhelper (debian/): binary packages only, unsigned. Everything
+# dpkg-buildpackage makes (.deb, -dbgsym .deb, .buildinfo, .changes) goes to $(DEB_OUTPUT), never
+# to the clone's parent directory.
 DEB_OUTPUT := .build/deb
 DEB_VERSION = $(shell dpkg-parsechangelog -S Version)
 DEB_ARCH = $(shell dpkg-architecture -qDEB_HOST_ARCH)
+DEB_NAME = localauthd_$(DEB_VERSION)_$(DEB_ARCH)
 deb: deb-deps
-	dpkg-buildpackage -us -uc -b
 	mkdir -p $(DEB_OUTPUT)
-	for f in ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb ../localauthd-dbgsym_$(DEB_VERSION)_$(DEB_ARCH).deb \
-	  ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).buildinfo ../localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes; do \
-	  mv -f $$f $(DEB_OUTPUT)/ || exit 1; \
-	done
+	LOCALAUTHD_DEB_DIR=$(CURDIR)/$(DEB_OUTPUT) dpkg-buildpackage -us -uc -b \
+	  --buildinfo-option=-u$(DEB_OUTPUT) --buildinfo-file=$(DEB_OUTPUT)/$(DEB_NAME).buildinfo \
+	  --changes-option=-u$(DEB_OUTPUT) --changes-file=$(DEB_OUTPUT)/$(DEB_NAME).changes
 	lintian --fail-on warning,error --suppress-tags bad-distribution-in-changes-file \
-	  $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).changes
+	  $(DEB_OUTPUT)/$(DEB_NAME).changes
 	@ls -l $(DEB_OUTPUT)/*.deb
 
 # The README's sessions, verbatim, against `make run`: the founding bug's recipe and doctor, then the
@@ -136,8 +178,9 @@ clean:
 
 # make install builds what it installs: the release binaries and the manual pages.
 install-localauthd-binaries: release
-install-localauthd-man: doc-deps
+install-localauthd-man: check-doc-packages
 
--include systemd/install.mk
--include mk/bench.mk
--include mk/pam.mk
+include systemd/install.mk
+include mk/bench.mk
+include mk/pam.mk
+include mk/ssh.mk

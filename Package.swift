@@ -11,6 +11,7 @@ let package = Package(
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
+    .library(name: "SSHAgent", targets: ["SSHAgent"]),
   ],
   targets: [
     // C glue that Glibc's Swift module does not expose (epoll, eventfd, accept4, SO_PEERCRED).
@@ -30,10 +31,12 @@ let package = Package(
     .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
     .target(
       name: "LocalAuthBroker",
-      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto"]),
+      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+    // The SSH agent protocol (draft-miller-ssh-agent) as OpenSSH speaks it: messages, keys, bindings.
+    .target(name: "SSHAgent", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto"]),
     .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
     .target(
       name: "LocalAuthServer",
@@ -44,7 +47,11 @@ let package = Package(
     .target(
       name: "LocalAuthClient",
       dependencies: ["LocalAuthProtocol", "LocalAuthCrypto", "CLocalAuthSystem"]),
-    .target(name: "LocalAuthCommandLine", dependencies: ["LocalAuthClient", "LocalAuthProtocol"]),
+    .target(
+      name: "LocalAuthCommandLine",
+      dependencies: [
+        "LocalAuthClient", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
+      ]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
@@ -63,7 +70,7 @@ let package = Package(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
-        "LocalAuthCrypto",
+        "LocalAuthCrypto", "SSHAgent",
       ]),
     .testTarget(
       name: "LocalAuthServerTests",
@@ -78,12 +85,14 @@ let package = Package(
       exclude: ["ListenProbe"]),
     .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
     .testTarget(
+      name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
+    .testTarget(
       name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [
         "LocalAuthClient", "LocalAuthCommandLine", "LocalAuthProtocol", "LocalAuthTestSupport",
-        "localauthctl",
+        "LocalAuthCrypto", "localauthctl",
         "localauthd",
       ]),
     .testTarget(

@@ -7,9 +7,14 @@ let package = Package(
   name: "localauthd-fuzz",
   dependencies: [.package(name: "main", path: "..")],
   targets: [
-    // LineFramer + IncomingFrame.decode + JSONParser/JSONWriter properties; main.swift hands
-    // control to libFuzzer's LLVMFuzzerRunDriver (SwiftPM renames an executable's main).
+    // LineFramer + IncomingFrame.decode + JSONParser/JSONWriter properties, and the SSH agent
+    // message decoder; main.swift hands control to libFuzzer's LLVMFuzzerRunDriver (SwiftPM
+    // renames an executable's main).
     .executableTarget(
-      name: "localauthd-fuzz", dependencies: [.product(name: "LocalAuthProtocol", package: "main")])
+      name: "localauthd-fuzz",
+      dependencies: [
+        .product(name: "LocalAuthProtocol", package: "main"),
+        .product(name: "SSHAgent", package: "main"),
+      ])
   ]
 )

@@ -1,7 +1,10 @@
 # Performance, fuzzing and sanitizer targets (issue 6). Included by the top-level Makefile.
 #   make bench      release build, C floor, load generator; table on stdout, JSON in bench/results.json;
 #                   then the fprintd row (bench/fprintd-bench.sh: localauthd + fprintd vs fprintd directly)
-#   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser for FUZZ_SECONDS
+#                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
+#                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
+#   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser and the SSH agent
+#                   message decoder (SSHAgent) for FUZZ_SECONDS
 #   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
 
 BENCH_SCRATCH ?= $(CURDIR)/.build-bench
@@ -19,6 +22,7 @@ SANITIZE_FILTER ?= LocalAuthProtocolTests|SensorsTests|LocalAuthBrokerTests
 bench-build:
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd-bench
+	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthctl
 	cc -O2 -Wall -o $(BENCH_SCRATCH)/floor bench/floor.c
 	cc -O2 -Wall -o $(BENCH_SCRATCH)/fprintd-cycle bench/fprintd-cycle.c $$(pkg-config --cflags --libs libsystemd)
 
@@ -29,6 +33,9 @@ bench: bench-build
 	@if [ "$$(id -u)" = 0 ] && [ -x /usr/libexec/fprintd ]; then \
 	  bench/fprintd-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/fprintd-cycle; \
 	else echo "fprintd row skipped: needs root and fprintd (make deps)"; fi
+	@if command -v ssh-agent >/dev/null; then \
+	  bench/ssh-agent-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl; \
+	else echo "SSH agent row skipped: needs openssh-client (make ssh-deps)"; fi
 
 # SwiftPM renames an executable's main, so fuzz/ hands control to LLVMFuzzerRunDriver itself;
 # gold cannot link the result, so lld is used.

@@ -13,14 +13,19 @@ PAM_LIBS := -lpam -lsystemd
 PAM_MODULE := .build/pam/pam_localauthd.so
 PAM_MODULE_ASAN := .build/pam-asan/pam_localauthd.so
 PAM_DIR = $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/security
-PAM_DEB_PACKAGES := libpam0g-dev libpam-wrapper pamtester sudo gcc
+# Building the module needs the first two (checked); its tests need the rest too (make pam-deps).
+PAM_BUILD_PACKAGES := libpam0g-dev gcc
+PAM_DEB_PACKAGES := $(PAM_BUILD_PACKAGES) libpam-wrapper pamtester sudo
 
-.PHONY: pam pam-deps test-pam install-pam uninstall-pam
+.PHONY: pam pam-deps check-pam-packages test-pam install-pam uninstall-pam
 
 pam-deps:
-	@$(MAKE) -s install-debian-packages PACKAGES="$(PAM_DEB_PACKAGES)"
+	$(call install_packages,$(PAM_DEB_PACKAGES),pam-deps)
 
-pam: pam-deps $(PAM_MODULE)
+check-pam-packages:
+	$(call require_packages,$(PAM_BUILD_PACKAGES),pam-deps)
+
+pam: check-pam-packages $(PAM_MODULE)
 
 $(PAM_MODULE): $(PAM_SOURCES) $(PAM_HEADERS)
 	@mkdir -p $(dir $@)

@@ -17,8 +17,9 @@ struct daemon_link {
 };
 
 /* Connects without waiting (a missing socket, a refused or a full backlog fails at once) and checks that
- * the peer (SO_PEERCRED) is root or trusted_uid. Returns 0, or -errno (-EPERM: an untrusted peer). */
-int daemon_link_open(struct daemon_link *link, const char *path, uid_t trusted_uid);
+ * the peer (SO_PEERCRED) is root or the account trusted_user. Returns 0, or -errno (-EPERM: an untrusted
+ * peer). */
+int daemon_link_open(struct daemon_link *link, const char *path, const char *trusted_user);
 
 /* Sends whole lines (each ends in a newline; at most DAEMON_SEND_MAX bytes in all) in one write when the
  * socket takes them; never blocks for long, never raises SIGPIPE. Returns 0 or -errno. */

@@ -108,9 +108,11 @@ static enum evaluation_end end_for_error(const char *name, const char *reason) {
 /* Reads an error (a JSON-RPC error's data, or canEvaluatePolicy's error object) into the result. */
 static void keep_error(const struct json_document *doc, int object, struct evaluation_result *result) {
         keep_request_id(doc, object, result);
-        if (json_string(doc, json_member(doc, object, "name"), result->error_name, sizeof result->error_name) != 0)
-                snprintf(result->error_name, sizeof result->error_name, "unknown");
         (void)json_string(doc, json_member(doc, object, "reason"), result->error_reason, sizeof result->error_reason);
+        if (json_string(doc, json_member(doc, object, "name"), result->error_name, sizeof result->error_name) != 0)
+                /* A refusal (-32003 and the like) names no LAError: its reason stands for it. */
+                snprintf(result->error_name, sizeof result->error_name, "%s",
+                         *result->error_reason ? result->error_reason : "unknown");
         result->end = end_for_error(result->error_name, result->error_reason);
 }
 

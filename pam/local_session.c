@@ -55,15 +55,15 @@ static const char *logind_refusal(const struct module_options *options, char *de
         } else if (remote > 0 && !options->allow_remote) {
                 reason = "remoteSession";
                 snprintf(detail, size, "logind says session %s is remote", session);
+        } else if (strcmp(class, "user") != 0) {
+                reason = "sessionClass";
+                snprintf(detail, size, "session %s is of class %.32s, not user", session, class);
         } else if (!has_seat && !has_tty && !options->allow_remote) {
                 reason = "remoteSession";
                 snprintf(detail, size, "session %s has neither a seat nor a terminal", session);
         } else if (active == 0) {
                 reason = "inactiveSession";
                 snprintf(detail, size, "session %s is not the active one on its seat", session);
-        } else if (strcmp(class, "user") != 0) {
-                reason = "sessionClass";
-                snprintf(detail, size, "session %s is of class %.32s, not user", session, class);
         }
         free(session);
         free(seat);

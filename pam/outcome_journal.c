@@ -31,6 +31,10 @@ static void explain(const struct evaluation_result *result, const char *user, ch
         else if (strcmp(name, "biometryNotAvailable") == 0 || strcmp(name, "biometryNotPaired") == 0 ||
                  strcmp(name, "biometryDisconnected") == 0)
                 snprintf(out, size, "no biometric sensor is available: see localauthctl doctor");
+        else if (strcmp(result->error_reason, "requesterLockedOut") == 0)
+                snprintf(out, size, "the user who asked (su or sudo for %s) is locked out after failed matches of "
+                                    "their own: localauthctl reset-lockout --user THAT-USER",
+                         user);
         else if (strcmp(name, "biometryLockout") == 0)
                 snprintf(out, size, "biometry is locked out for %s after failed matches: an administrator can run "
                                     "localauthctl reset-lockout --user %s",

@@ -1,13 +1,12 @@
 /* pam_localauthd.c: the PAM entry points. `auth sufficient pam_localauthd.so` asks localauthd for
  * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down, the
  * caller not in an active local session, nothing to evaluate with) and never blocks past timeout=.
- * See pam_localauthd(8) and docs/pam.md. */
+ * See docs/pam.md and pam_localauthd(8). */
 #include "daemon_link.h"
 #include "pam_localauthd.h"
 #include "terminal.h"
 
 #include <errno.h>
-#include <pwd.h>
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 #include <stdio.h>
@@ -136,10 +135,8 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
              !conversation->conv))
                 return step_aside(pamh, &options, user, "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
 
-        struct passwd *daemon_account = getpwnam(options.daemon_user);
         struct daemon_link *link = calloc(1, sizeof *link);
-        int r = link ? daemon_link_open(link, options.socket_path, daemon_account ? daemon_account->pw_uid : 0)
-                     : -ENOMEM;
+        int r = link ? daemon_link_open(link, options.socket_path, options.daemon_user) : -ENOMEM;
         if (r < 0) {
                 free(link);
                 terminal_close(&terminal);

@@ -30,6 +30,7 @@ SCDOC ?= scdoc
 LOCALAUTHD_LIBEXECDIR = $(PREFIX)/libexec
 LOCALAUTHD_BINDIR = $(PREFIX)/bin
 LOCALAUTHD_UNITDIR = $(PREFIX)/lib/systemd/system
+LOCALAUTHD_USERUNITDIR = $(PREFIX)/lib/systemd/user
 LOCALAUTHD_CATALOGDIR = $(PREFIX)/lib/systemd/catalog
 LOCALAUTHD_SYSUSERSDIR = $(PREFIX)/lib/sysusers.d
 LOCALAUTHD_DOCDIR = $(PREFIX)/share/doc/localauthd
@@ -44,6 +45,8 @@ LOCALAUTHD_INSTALLED_FILES = \
 	$(LOCALAUTHD_BINDIR)/localauthctl \
 	$(LOCALAUTHD_UNITDIR)/localauthd.socket \
 	$(LOCALAUTHD_UNITDIR)/localauthd.service \
+	$(LOCALAUTHD_USERUNITDIR)/localauthd-ssh-agent.socket \
+	$(LOCALAUTHD_USERUNITDIR)/localauthd-ssh-agent.service \
 	$(LOCALAUTHD_CATALOGDIR)/localauthd.catalog \
 	$(LOCALAUTHD_SYSUSERSDIR)/localauthd.conf \
 	$(LOCALAUTHD_DOCDIR)/localauthd.conf.example \
@@ -77,6 +80,10 @@ install-localauthd-systemd:
 	sed 's|^ExecStart=/usr/libexec/localauthd|ExecStart=$(LOCALAUTHD_LIBEXECDIR)/localauthd|' \
 		$(LOCALAUTHD_SYSTEMD_SRC)/localauthd.service > $(DESTDIR)$(LOCALAUTHD_UNITDIR)/localauthd.service
 	chmod 0644 $(DESTDIR)$(LOCALAUTHD_UNITDIR)/localauthd.service
+	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd-ssh-agent.socket $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-ssh-agent.socket
+	sed 's|^ExecStart=/usr/bin/localauthctl|ExecStart=$(LOCALAUTHD_BINDIR)/localauthctl|' \
+		$(LOCALAUTHD_SYSTEMD_SRC)/localauthd-ssh-agent.service > $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-ssh-agent.service
+	chmod 0644 $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-ssh-agent.service
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.catalog $(DESTDIR)$(LOCALAUTHD_CATALOGDIR)/localauthd.catalog
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_SYSTEMD_SRC)/localauthd.sysusers $(DESTDIR)$(LOCALAUTHD_SYSUSERSDIR)/localauthd.conf
 

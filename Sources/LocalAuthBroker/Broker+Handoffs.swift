@@ -39,7 +39,7 @@ extension Broker {
   }
 
   /// An instant on the wire: seconds since 1970 with millisecond precision.
-  private func timestamp(_ date: Date) -> JSONValue {
+  nonisolated func timestamp(_ date: Date) -> JSONValue {
     .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
   }
 

@@ -38,6 +38,9 @@ extension Broker {
         if let answer = try handleAgent(request, params: params, client: client) {
           return .success(answer)
         }
+        if let answer = try handleSSHKeys(request, params: params, client: client, makeResponder) {
+          return answer
+        }
         if let answer = try handleRights(
           request, params: params, client: client, makeResponder: makeResponder)
         {
@@ -254,11 +257,13 @@ extension Broker {
     system: SystemRequest? = nil, contextID: String?, rpcID: RequestID?,
     makeResponder: () -> any Responder, allowReuse: Bool = true,
     transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil,
-    requestID: String? = nil
+    requestID: String? = nil, context daemonContext: AuthContext? = nil
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
     _ = try checkedText(reason, field: "localizedReason")
     let context: AuthContext
-    if let id = contextID {
+    if let daemonContext {
+      context = daemonContext
+    } else if let id = contextID {
       context = try self.context(id, of: client)
       if context.invalidated { throw RPCError(.invalidContext) }
       if let busy = context.inFlight {

@@ -72,6 +72,8 @@ extension Broker {
           StoreLimits.Key.maxSavedRightsPerUID, "too many saved rights for this user",
           "tooManySavedRights"
         )
+      case .sshKeysPerUID:
+        (StoreLimits.Key.maxSSHKeysPerUID, "too many SSH keys for this user", "tooManySSHKeys")
       }
     var error = RPCError.limit(key, limit, what)
     error.data["reason"] = .string(reason)

@@ -48,6 +48,10 @@ public actor Broker {
   var serveTurn = 0
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
+  /// The daemon's own context of each SSH key ("uid/name"), holding the key's reuse grant.
+  var sshKeyContexts: [String: AuthContext] = [:]
+  /// The SSH keys signed with since start ("uid/name"), so a signature reads the store once.
+  var sshKeyRecords: [String: SSHKeyRecord] = [:]
   var outcomes: [String: Int] = [:]
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?

@@ -47,6 +47,39 @@ public protocol EvaluationLog: Sendable {
   func notice(_ message: String, file: String, line: Int, function: String)
   /// A detector found a likely cause of a second prompt (default: a notice).
   func finding(_ finding: Finding)
+  /// An SSH key signature was asked for and given or refused (default: a notice).
+  func sshSignature(_ record: SSHSignatureRecord)
+}
+
+/// One SSH key signature for the log: which key, for whom, bound to which host, and the outcome.
+public struct SSHSignatureRecord: Sendable {
+  /// The evaluation's id.
+  public var requestID: String
+  /// The key's name.
+  public var keyName: String
+  /// The key's SHA256 fingerprint.
+  public var keyFingerprint: String
+  /// The bound server host key's SHA256 fingerprint, when the agent's session was bound.
+  public var hostKeyFingerprint: String?
+  /// The key's owner.
+  public var ownerUID: UInt32
+  /// The client's pid (the agent).
+  public var clientPID: Int32
+  /// "signed", or the error name that refused it.
+  public var outcome: String
+  /// The reason shown.
+  public var reason: String
+
+  /// The line a log without structured fields prints.
+  public var summary: String {
+    "SSH key \(keyName) (\(keyFingerprint)) of uid \(ownerUID): \(outcome) for \"\(reason)\""
+      + (hostKeyFingerprint.map { ", host key \($0)" } ?? "") + ", request \(requestID)"
+  }
+}
+
+extension EvaluationLog {
+  /// Logs an SSH key signature as a notice (logs without a structured form of their own).
+  public func sshSignature(_ record: SSHSignatureRecord) { notice(record.summary) }
 }
 
 extension EvaluationLog {

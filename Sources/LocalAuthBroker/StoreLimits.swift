@@ -17,6 +17,8 @@ public struct StoreLimits: Sendable, Equatable {
   public var maxSavedRightsPerUID = 256
   /// MaxSecretBytes=: the largest secret a saved right may carry.
   public var maxSecretBytes = 32 * 1024
+  /// MaxSSHKeysPerUID=: SSH keys of one uid (`localauthctl ssh-key create`).
+  public var maxSSHKeysPerUID = 32
 
   /// The defaults.
   public init() {}
@@ -39,5 +41,7 @@ public struct StoreLimits: Sendable, Equatable {
     public static let maxSavedRightsPerUID = "MaxSavedRightsPerUID"
     /// See `maxSecretBytes`.
     public static let maxSecretBytes = "MaxSecretBytes"
+    /// See `maxSSHKeysPerUID`.
+    public static let maxSSHKeysPerUID = "MaxSSHKeysPerUID"
   }
 }

@@ -40,6 +40,10 @@ public enum Command: Sendable, Equatable {
   case rights(RightsCommand)
   /// `handoff ACTION ...`: deferred authorizations (docs/protocol.md, "Handoffs").
   case handoff(HandoffCommand)
+  /// `ssh-key ACTION ...`: this user's SSH keys in the daemon.
+  case sshKey(SSHKeyCommand)
+  /// `ssh-agent [--listen PATH]`: the SSH agent, in the foreground.
+  case sshAgent(SSHAgentOptions)
   /// `doctor [--app ID]`: the detectors' findings in plain words.
   case doctor(appID: String?)
   /// `trace [--app ID | --pid PID]`: a client's evaluations as a timeline (`--json`: a trace file).

@@ -82,7 +82,7 @@ extension Arguments {
   }
 
   /// The action word after `rights` or `handoff`.
-  private mutating func action(_ actions: [String]) throws(UsageError) -> String {
+  mutating func action(_ actions: [String]) throws(UsageError) -> String {
     let list = actions.joined(separator: ", ")
     guard !values.isEmpty else { throw usage("\(subcommand) needs ACTION (\(list))") }
     let action = values.removeFirst()
@@ -93,7 +93,7 @@ extension Arguments {
   }
 
   /// A positional operand of an action ("rights sign needs IDENTIFIER").
-  private mutating func operand(_ what: String, of action: String) throws(UsageError) -> String {
+  mutating func operand(_ what: String, of action: String) throws(UsageError) -> String {
     guard !values.isEmpty, !values[0].isEmpty else {
       throw usage("\(subcommand) \(action) needs \(what)")
     }
@@ -101,7 +101,7 @@ extension Arguments {
   }
 
   /// Removes and returns a valued flag.
-  private mutating func take(_ flag: String) -> String? {
+  mutating func take(_ flag: String) -> String? {
     guard case let value?? = flags.removeValue(forKey: flag) else { return nil }
     return value
   }

@@ -8,7 +8,8 @@ public enum CommandParser {
   public static let subcommands = [
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
-    "reset-lockout", "rights", "handoff", "doctor", "trace", "replay", "agent", "socket", "help",
+    "reset-lockout", "rights", "handoff", "ssh-key", "ssh-agent", "doctor", "trace", "replay",
+    "agent", "socket", "help",
   ]
 
   /// The options that take a value (`--opt value` or `--opt=value`).
@@ -16,7 +17,7 @@ public enum CommandParser {
     "--socket", "--app-id", "--reason", "--context-reuse", "--requirement", "--secret",
     "--secret-file",
     "--data", "--file", "--out", "--payload", "--ttl", "--policy", "--app", "--pid", "--passcode",
-    "--user", "--old", "--process",
+    "--user", "--old", "--process", "--reuse", "--listen",
   ]
 
   /// The options of one subcommand that take no value.
@@ -189,6 +190,8 @@ struct Arguments {
       return .agent(session ? .session : .user)
     case "rights": return .rights(try rightsCommand())
     case "handoff": return .handoff(try handoffCommand())
+    case "ssh-key": return .sshKey(try sshKeyCommand())
+    case "ssh-agent": return .sshAgent(try sshAgentOptions())
     case "doctor", "trace", "replay": return try diagnosticsCommand()
     default:
       throw usage("unknown subcommand '\(subcommand)'")

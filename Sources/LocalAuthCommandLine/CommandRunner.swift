@@ -162,6 +162,12 @@ public struct CommandRunner: Sendable {
       try await perform(command, on: connection, output: output)
     case .handoff(let command):
       try await perform(command, on: connection, output: output)
+    case .sshKey(let command):
+      try await perform(command, on: connection, output: output)
+    case .sshAgent(let options):
+      try SSHAgentServer(
+        options: options, keys: SSHKeyStore(connection: connection), log: standardError
+      ).run()
     case .doctor, .trace, .replay:
       try await performDiagnostics(command, broker: broker, output: output)
     }

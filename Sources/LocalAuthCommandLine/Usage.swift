@@ -24,6 +24,8 @@ public enum Usage {
       reset-lockout                  Clear the biometric lockout
       rights ACTION ...              Persisted rights: save, show, sign, secret, remove, remove-all
       handoff ACTION ...             Deferred authorizations: create, list, authorize, redeem
+      ssh-key ACTION ...             SSH keys in the daemon: create, list, public, delete
+      ssh-agent [--listen PATH]      Serve the SSH agent protocol with your localauthd keys
       doctor [--app ID]              Explain re-prompts, overlapping prompts and context churn
       trace [--app ID | --pid PID]   A client's evaluations as a timeline (--json: a trace file)
       replay TRACE                   Script the sensors to answer as in a trace file
@@ -119,6 +121,8 @@ public enum Usage {
       "Usage: localauthctl reset-lockout [--user USER]\n\nClear the biometric lockout and failed-attempt counters (yours, or USER's)."
     case "rights": rights
     case "handoff": handoff
+    case "ssh-key": sshKey
+    case "ssh-agent": sshAgent
     case "doctor", "trace", "replay": diagnostics(subcommand)
     default: overview
     }

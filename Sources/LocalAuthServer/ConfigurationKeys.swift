@@ -21,6 +21,7 @@ public enum ConfigurationKeys {
     "MaxHandoffTTLSec",
     "MaxSavedRightsPerUID",
     "MaxSecretBytes",
+    "MaxSSHKeysPerUID",
     "RequireAppIDBinding",
     "PromptTimeoutSec",
     "MaxBiometricAttempts",

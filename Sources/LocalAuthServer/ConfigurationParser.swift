@@ -185,6 +185,8 @@ public enum ConfigurationParser {
       c.broker.store.maxSavedRightsPerUID = try integer(value, 0...1_000_000)
     case StoreLimits.Key.maxSecretBytes:
       c.broker.store.maxSecretBytes = try integer(value, 0...(1 << 20))
+    case StoreLimits.Key.maxSSHKeysPerUID:
+      c.broker.store.maxSSHKeysPerUID = try integer(value, 0...100_000)
     case "FrameLimit": c.limits.frameLimit = try integer(value, 256...(16 << 20))
     case "OutputHighWater": c.limits.outputHighWater = try integer(value, 4096...(1 << 30))
     case "OutputLimit": c.limits.outputHardLimit = try integer(value, 4096...(1 << 30))

@@ -55,14 +55,17 @@ public final class RightStore: Sendable {
   /// Throws `.deviceKeyMissing` when `database` holds sealed keys, secrets or payloads that only the missing key
   /// at `keyPath` opens.
   private static func refuseNewKey(_ keyPath: String, over database: Database) throws {
-    let rights = try database.firstRow("SELECT COUNT(*) FROM rights") { $0.integer(0) } ?? 0
+    let rights =
+      try database.firstRow(
+        "SELECT (SELECT COUNT(*) FROM rights) + (SELECT COUNT(*) FROM ssh_keys)"
+      ) { $0.integer(0) } ?? 0
     let handoffs =
       try database.firstRow("SELECT COUNT(*) FROM handoffs WHERE length(payload) > 0") {
         $0.integer(0)
       } ?? 0
     guard rights + handoffs > 0 else { return }
     throw RightStoreError.deviceKeyMissing(
-      "\(keyPath) is missing, but the database holds \(rights) saved right(s) and \(handoffs) pending "
+      "\(keyPath) is missing, but the database holds \(rights) saved right(s) or SSH key(s) and \(handoffs) pending "
         + "handoff(s) sealed under it; a new key would make all of them unreadable. Restore device.key "
         + "from a backup, or move rights.sqlite3* aside to start with an empty store")
   }

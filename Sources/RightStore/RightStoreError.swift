@@ -53,6 +53,8 @@ public enum StoreQuota: String, Sendable, Equatable {
   case savedRightsPerUID
   /// Handoffs of one uid that are pending or expired moments ago.
   case handoffsPerUID
+  /// SSH keys of one uid.
+  case sshKeysPerUID
 }
 
 extension RightStoreError {

@@ -41,6 +41,19 @@ enum Schema {
         passcode_hash BLOB
     );
     """,
+    """
+    CREATE TABLE ssh_keys (
+        uid INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        reuse_seconds INTEGER NOT NULL,
+        public_key BLOB NOT NULL,
+        sealed_private_key BLOB NOT NULL,
+        created_at_ms INTEGER NOT NULL,
+        last_used_ms INTEGER,
+        PRIMARY KEY (uid, name)
+    ) WITHOUT ROWID;
+    """,
   ]
 
   /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.

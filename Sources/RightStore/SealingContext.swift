@@ -10,6 +10,7 @@ enum SealingContext {
     case privateKey = "localauthd-seal"
     case secret = "localauthd-secret"
     case handoffPayload = "localauthd-handoff"
+    case sshKey = "localauthd-ssh-key"
   }
 
   /// The AAD for `purpose` in the row of `owner` and `identifier` (a right identifier or a handoff id).

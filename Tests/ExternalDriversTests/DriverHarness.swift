@@ -23,12 +23,12 @@ final class DriverHarness: @unchecked Sendable {
     return path
   }
 
-  /// The example driver of examples/drivers, with its FIFO and state file in the directory.
+  /// The example driver of Examples/drivers, with its FIFO and state file in the directory.
   var exampleCommand: [String] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     return [
-      "/usr/bin/python3", root.appendingPathComponent("examples/drivers/virtual-face.py").path,
+      "/usr/bin/python3", root.appendingPathComponent("Examples/drivers/virtual-face.py").path,
       "--control", directory + "/camera", "--state", directory + "/enrolled.json",
     ]
   }

@@ -3,7 +3,7 @@ import Foundation
 import Sensors
 import Testing
 
-/// The protocol end to end with the example driver (examples/drivers/virtual-face.py).
+/// The protocol end to end with the example driver (Examples/drivers/virtual-face.py).
 @Suite struct ExampleDriverTests {
   @Test func announcedEnrollmentsMakeTheSensorAvailablePerOwner() async throws {
     let harness = try DriverHarness()

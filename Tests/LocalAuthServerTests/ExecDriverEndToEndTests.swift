@@ -5,7 +5,7 @@ import LocalAuthTestSupport
 import Testing
 
 /// The real daemon with an out-of-process driver (`Kind=exec`): the example driver of
-/// examples/drivers as its face sensor, driven through its camera FIFO.
+/// Examples/drivers as its face sensor, driven through its camera FIFO.
 @Suite(.serialized) struct ExecDriverEndToEndTests {
   private struct Setup {
     let daemon: RunningDaemon
@@ -19,7 +19,7 @@ import Testing
       try #"{"\#(getuid())": ["my-face"]}"#.write(toFile: state, atomically: true, encoding: .utf8)
       let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
-      let driver = root.appendingPathComponent("examples/drivers/virtual-face.py").path
+      let driver = root.appendingPathComponent("Examples/drivers/virtual-face.py").path
       daemon = try RunningDaemon(
         arguments: [],
         config: """

@@ -36,7 +36,7 @@ struct ListenProbeRun {
     let spawned = posix_spawn(&pid, activator, nil, nil, &argv, environ)
     guard spawned == 0 else { throw SocketError(call: "posix_spawn", errno: spawned) }
     defer {
-      kill(pid, SIGTERM)
+      kill(pid, SIGKILL)
       var status: Int32 = 0
       waitpid(pid, &status, 0)
     }

@@ -14,6 +14,7 @@ cd "$REPO" || die "no repository at $REPO"
 check "make install DESTDIR=… PREFIX=/usr" bash -c "make -s install DESTDIR='$STAGE' PREFIX=/usr >'$STAGE.log' 2>&1 || { cat '$STAGE.log'; false; }"
 for file in usr/libexec/localauthd usr/bin/localauthctl usr/lib/systemd/system/localauthd.socket \
     usr/lib/systemd/system/localauthd.service usr/lib/systemd/catalog/localauthd.catalog \
+    usr/lib/systemd/user/localauthd-ssh-agent.socket usr/lib/systemd/user/localauthd-ssh-agent.service \
     usr/lib/sysusers.d/localauthd.conf etc/localauthd/localauthd.conf \
     usr/share/doc/localauthd/localauthd.conf.example usr/share/man/man8/localauthd.8 \
     usr/share/man/man1/localauthctl.1 usr/share/man/man5/localauthd.conf.5 usr/share/man/man8/pam_localauthd.8 \

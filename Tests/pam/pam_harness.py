@@ -8,6 +8,7 @@ import select
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -96,6 +97,9 @@ class Daemon:
     def reset(self):
         self.script("DEFAULT WAIT")
         self.call("sensors.resetLockout", {"user": USER})
+        # pamtester runs as root, and failures of an evaluation that another uid requested count
+        # against that requester (issue 18): here root.
+        self.call("sensors.resetLockout", {"user": "root"})
 
     def stop(self):
         self.process.terminate()
@@ -151,6 +155,24 @@ def in_private_namespace(command):
              'else mount -t tmpfs tmpfs /run && mkdir /run/systemd; fi && mkdir /run/systemd/journal && '
              'mount --bind "$0" /run/systemd/journal && exec "$@"')
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", setup, JOURNAL.directory] + command
+
+
+def prepare(prefix):
+    """A temporary directory holding the service files pam_wrapper loads and the private journal."""
+    global SERVICES, JOURNAL
+    directory = tempfile.mkdtemp(prefix=prefix)
+    SERVICES = os.path.join(directory, "services")
+    os.mkdir(SERVICES)
+    JOURNAL = Journal(directory)
+    return directory
+
+
+def daemon_for_user(directory):
+    """The real daemon, with USER's passcode and face enrolled."""
+    daemon = Daemon(directory)
+    daemon.call("sensors.setPasscode", {"passcode": "1234", "user": USER})
+    daemon.call("sensors.enroll", {"sensor": "face", "identity": "face-of-test", "user": USER})
+    return daemon
 
 
 def environment(extra=None, asan=False):

@@ -14,10 +14,9 @@ import re
 import shutil
 import statistics
 import subprocess
-import tempfile
 
 import pam_harness
-from pam_harness import MULTIARCH, REQUESTER_HELPER, USER, Daemon, Terminal
+from pam_harness import MULTIARCH, REQUESTER_HELPER, USER, Terminal
 
 RUNS = int(os.environ.get("PAM_LATENCY_RUNS", "30"))
 STEPS = ("LA_SESSION_US", "LA_CONNECT_US", "LA_ANSWER_US", "LA_PROMPT_US", "LA_RESULT_US")
@@ -34,16 +33,11 @@ def timed_run(daemon, service):
 
 
 def main():
-    directory = tempfile.mkdtemp(prefix="localauthd-pam-latency.")
-    pam_harness.SERVICES = os.path.join(directory, "services")
-    os.mkdir(pam_harness.SERVICES)
+    directory = pam_harness.prepare("localauthd-pam-latency.")
     subprocess.run(["useradd", "-M", "-s", "/usr/sbin/nologin", USER], capture_output=True)
     daemon = None
     try:
-        pam_harness.JOURNAL = pam_harness.Journal(directory)
-        daemon = Daemon(directory)
-        daemon.call("sensors.setPasscode", {"passcode": "1234", "user": USER})
-        daemon.call("sensors.enroll", {"sensor": "face", "identity": "face-of-test", "user": USER})
+        daemon = pam_harness.daemon_for_user(directory)
         modules = {"pam_permit alone": f"/lib/{MULTIARCH}/security/pam_permit.so",
                    "pam_localauthd": f"{pam_harness.MODULE} socket={daemon.socket} session_check=no"}
         if os.environ.get("PAM_MODULE_BEFORE"):  # a build from before session_check=

@@ -25,21 +25,24 @@ class Attacker:
                    os.path.join(HERE, "user_attacker.py"), socket_path, mode, *args]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines = []
+        self.partial = b""
 
     def wait_for(self, prefix, seconds=10):
         """Reads lines until one starts with prefix; returns it, or None after `seconds`."""
         deadline = time.monotonic() + seconds * SCALE
+        fd = self.process.stdout.fileno()
         while True:
             for line in self.lines:
                 if line.startswith(prefix):
                     return line
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.process.stdout], [], [], left)[0]:
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
                 return None
-            line = self.process.stdout.readline()
-            if not line:
+            chunk = os.read(fd, 65536)  # raw reads: a buffered readline would hide lines from select
+            if not chunk:
                 return None
-            self.lines.append(line.decode(errors="replace").strip())
+            *whole, self.partial = (self.partial + chunk).split(b"\n")
+            self.lines += [line.decode(errors="replace").strip() for line in whole]
 
     def saw(self, prefix):
         self.wait_for(prefix, seconds=0.2)
@@ -204,5 +207,9 @@ def run(directory, daemon):
         daemon.call("sensors.enroll", {"sensor": "face", "identity": "face-of-b", "user": USER_B})
         session_rows(daemon)
         one_prompt_rows(daemon)
+        device_mode_row(device)
+        passcode_malware_row(daemon)
+        requester_row(daemon)
+        starvation_row(daemon)
     finally:
         device.stop()

@@ -11,7 +11,7 @@
 # Checks: both entries of an evaluation carry every contract field (journalctl
 # REQUEST_ID=<id> -o json), a failed evaluation's LA_ERROR, the daemon
 # started / configuration reloaded / configuration rejected / client dropped /
-# daemon stopping MESSAGE_IDs, and the catalog text via journalctl -x.
+# daemon stopping MESSAGE_IDs, an SSH key signature's entry, and the catalog text via journalctl -x.
 #
 # Usage: journal.sh [LOCALAUTHD]   (or LOCALAUTHD=path)
 set -uo pipefail
@@ -131,6 +131,52 @@ fi
 
 check "daemon-started entry (MESSAGE_ID 007c3e8b…)" \
     entries_with 1 MESSAGE_ID=007c3e8bb647412cb52813f1c7944d99 _PID="$DAEMON"
+
+# An SSH key signature (localauthctl ssh-agent's sshKey.sign): one entry with the key's
+# fingerprint, the owner, the evaluation's REQUEST_ID, the outcome and the daemon-worded reason.
+rpc "$SOCK" '{"method":"sensors.script","params":{"sensor":"face","commands":["MATCH"]}}' >/dev/null \
+    || fail "sensors.script MATCH failed"
+read -r SSH_REQUEST_ID SSH_FINGERPRINT < <(python3 - "$SOCK" <<'PY'
+import base64, json, socket, struct, sys
+def string(b): return struct.pack(">I", len(b)) + b
+data = b"SSHSIG" + string(b"journal") + string(b"") + string(b"sha512") + string(b"\x01" * 64)
+s = socket.socket(socket.AF_UNIX); s.settimeout(30); s.connect(sys.argv[1])
+answers, buf = {}, b""
+def send(request, until):
+    global buf
+    s.sendall((json.dumps(request) + "\n").encode())
+    while until not in answers:
+        chunk = s.recv(65536)
+        if not chunk: return
+        buf += chunk
+        *lines, buf = buf.split(b"\n")
+        for line in lines:
+            if line.strip():
+                message = json.loads(line)
+                if "id" in message: answers[message["id"]] = message
+send({"jsonrpc": "2.0", "id": 1, "method": "session.hello", "params": {"client": {"name": "journal-ssh"}, "protocol": 1}}, 1)
+send({"jsonrpc": "2.0", "id": 2, "method": "sshKey.create", "params": {"name": "journal"}}, 2)
+send({"jsonrpc": "2.0", "id": 3, "method": "sshKey.sign", "params": {"name": "journal", "data": base64.b64encode(data).decode()}}, 3)
+if "result" not in answers.get(3, {}): print("sshKey.sign:", answers, file=sys.stderr)
+print(answers.get(3, {}).get("result", {}).get("requestID", "-"),
+      answers.get(2, {}).get("result", {}).get("fingerprint", "-"))
+PY
+)
+if wait_for 10 entries_with 1 MESSAGE_ID=0c7d4e7e45ac4bdca8cc25d31b4f92e6 REQUEST_ID="$SSH_REQUEST_ID"; then
+    pass "SSH signature entry (MESSAGE_ID 0c7d4e7e…) for request $SSH_REQUEST_ID"
+else
+    fail "no SSH signature entry for request ${SSH_REQUEST_ID:-?}"
+fi
+journal_json MESSAGE_ID=0c7d4e7e45ac4bdca8cc25d31b4f92e6 REQUEST_ID="$SSH_REQUEST_ID" >"$WORK/ssh.json"
+check "the SSH signature entry has KEY_FINGERPRINT, OWNER_UID, OUTCOME and the reason, no SSH_HOST_KEY unbound" \
+    python3 - "$WORK/ssh.json" "$SSH_FINGERPRINT" <<'PY'
+import json, sys
+entry = json.loads(open(sys.argv[1]).readline())
+assert entry["KEY_FINGERPRINT"] == sys.argv[2], entry
+assert entry["OWNER_UID"] == "0" and entry["OUTCOME"] == "signed", entry
+assert entry["SSH_SIGN_REASON"] == "git/ssh-keygen: sign a file (namespace journal)", entry
+assert "SSH_HOST_KEY" not in entry, entry
+PY
 
 # Reload: a broken file is rejected, a good one reloaded.
 printf '[Broker]\nOverlap=sideways\n' >"$CONF"

@@ -2,7 +2,7 @@
 # Static checks of the files in systemd/, on the host (no daemon run):
 # install.mk stages everything with the right modes, `systemd-analyze verify`
 # accepts the units, `systemd-analyze security --offline=yes` scores the
-# service <= 2.0, the catalog compiles with all seven MESSAGE_IDs,
+# service <= 2.0, the catalog compiles with all eight MESSAGE_IDs,
 # systemd-sysusers accepts the sysusers file, and (when a daemon binary is
 # given) `localauthd --check-config` accepts the example configuration.
 #
@@ -29,12 +29,18 @@ expect_mode() { [ "$(stat -c %a "$STAGE$2" 2>/dev/null)" = "$1" ]; }
 for entry in 755:/usr/libexec/localauthd 755:/usr/bin/localauthctl \
     644:/usr/lib/systemd/system/localauthd.service 644:/usr/lib/systemd/system/localauthd.socket \
     644:/usr/lib/systemd/catalog/localauthd.catalog 644:/usr/lib/sysusers.d/localauthd.conf \
-    644:/etc/localauthd/localauthd.conf 644:/usr/share/doc/localauthd/localauthd.conf.example; do
+    644:/etc/localauthd/localauthd.conf 644:/usr/share/doc/localauthd/localauthd.conf.example \
+    644:/usr/lib/systemd/user/localauthd-ssh-agent.socket \
+    644:/usr/lib/systemd/user/localauthd-ssh-agent.service; do
     check "installed ${entry#*:} mode ${entry%%:*}" expect_mode "${entry%%:*}" "${entry#*:}"
 done
 make -s -C "$WORK" install DESTDIR="$WORK/local" PREFIX=/usr/local BINDIR_BUILD="$WORK/bin" >/dev/null 2>&1
 check "PREFIX=/usr/local moves ExecStart= to /usr/local/libexec/localauthd" \
     grep -qx 'ExecStart=/usr/local/libexec/localauthd' "$WORK/local/usr/local/lib/systemd/system/localauthd.service"
+check "PREFIX=/usr/local moves the SSH agent's ExecStart= to /usr/local/bin/localauthctl" \
+    grep -qx 'ExecStart=/usr/local/bin/localauthctl ssh-agent' "$WORK/local/usr/local/lib/systemd/user/localauthd-ssh-agent.service"
+check "the SSH agent socket is 0600 in a 0700 directory of the user's runtime directory" \
+    bash -c "grep -qx 'ListenStream=%t/localauthd/ssh-agent.sock' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'SocketMode=0600' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'DirectoryMode=0700' '$SRC/localauthd-ssh-agent.socket'"
 
 # systemd-analyze verify needs ExecStart= to exist: point it at the staged binary.
 mkdir -p "$WORK/units"
@@ -58,7 +64,7 @@ check "journalctl --update-catalog compiles localauthd.catalog" journalctl --roo
 listed=$(journalctl --root="$WORK/catroot" --list-catalog 2>/dev/null)
 for id in 07b31cac78114fedb2092ee82603c926 58f85e6fc39a4c9093b7a9704736f258 007c3e8bb647412cb52813f1c7944d99 \
     eae9485abfa647bba4c1d4180a854a19 dbedbc1757cb44488a5975299ea0b3f9 f24b3e84428a4dff9bdcc690b23358d5 \
-    49001afd51cd4d85ba2de6ab6d588703; do
+    49001afd51cd4d85ba2de6ab6d588703 0c7d4e7e45ac4bdca8cc25d31b4f92e6; do
     check "catalog entry $id" grep -q "^$id " <<<"$listed"
 done
 

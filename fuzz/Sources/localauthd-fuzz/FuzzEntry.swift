@@ -6,5 +6,6 @@ func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   FramingProperties.check(bytes)
   DecodingProperties.check(bytes)
+  AgentMessageProperties.check(bytes)
   return 0
 }

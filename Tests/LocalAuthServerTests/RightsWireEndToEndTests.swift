@@ -8,7 +8,7 @@ import Testing
 @Suite(
   .serialized, .enabled(if: (try? RunningDaemon.binaryPath()) != nil, "localauthd binary not found")
 )
-struct RightsEndToEndTests {
+struct RightsWireEndToEndTests {
   private let app = "com.example.e2e"
 
   private func started() throws -> RunningDaemon {

@@ -3,7 +3,7 @@ import RightStore
 import Testing
 
 @Suite("Deferred authorization handoffs")
-struct HandoffTests {
+struct HandoffStoreTests {
   let now = Date(timeIntervalSince1970: 1_800_000_000)
 
   @Test("Create, list, authorize, redeem once")

@@ -1,0 +1,147 @@
+import FoundationEssentials
+import LocalAuthProtocol
+import RightStore
+import SSHAgent
+
+extension Broker {
+  /// The longest SSH key name, in bytes.
+  static let maxSSHKeyNameBytes = 64
+  /// The longest reuse window an SSH key may have, in seconds.
+  static let maxSSHKeyReuseSeconds = 3600
+  /// The largest data an SSH key signs (OpenSSH's agent takes messages up to 256 KiB).
+  static let maxSSHSignDataBytes = 256 * 1024
+
+  /// Handles the `sshKey.*` methods; nil for any other method, `.some(nil)` when the answer comes
+  /// later (store work, or a signature's evaluation).
+  func handleSSHKeys(
+    _ request: RPCRequest, params: ParamReader, client: ClientSession,
+    _ makeResponder: () -> any Responder
+  ) throws(RPCError) -> RightsAnswer? {
+    switch request.method {
+    case Method.sshKeyCreate:
+      let (name, policy, reuse) = try (
+        sshKeyName(params), sshKeyPolicy(params),
+        params.optionalInt("reuseSeconds", in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
+      )
+      let (uid, limit) = (client.peer.uid, configuration.store.maxSSHKeysPerUID)
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        let record = try await self.withStoreOffLoop { store in
+          try store.createSSHKey(
+            uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
+            maxKeysPerUID: limit)
+        }
+        return self.sshKeyEntry(record)
+      }
+    case Method.sshKeyList:
+      let uid = client.peer.uid
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        let keys = try await self.withStoreOffLoop { store in try store.sshKeys(uid: uid) }
+        return ["keys": .array(keys.map(self.sshKeyEntry))]
+      }
+    case Method.sshKeyDelete:
+      let (uid, name) = (client.peer.uid, try sshKeyName(params))
+      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+        try await self.deleteSSHKey(uid: uid, name: name)
+      }
+    case Method.sshKeySign:
+      let request = try SSHSignRequest(params, broker: self)
+      _ = try store()
+      let responder = makeResponder()
+      Task {
+        let answer: Result<JSONValue, RPCError>
+        do throws(RPCError) {
+          answer = .success(try await self.sign(request, client: client))
+        } catch {
+          answer = .failure(error)
+        }
+        responder.respond(answer)
+      }
+      return .some(nil)
+    default:
+      return nil
+    }
+  }
+
+  /// Deletes a key and forgets its reuse grant.
+  private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> JSONValue {
+    guard try await withStoreOffLoop({ store in try store.deleteSSHKey(uid: uid, name: name) })
+    else { throw noSuchSSHKey(name) }
+    sshKeyContexts = sshKeyContexts.filter { !$0.key.hasPrefix("\(uid)/\(name)/") }
+    sshKeyRecords["\(uid)/\(name)"] = nil
+    return [:]
+  }
+
+  /// The wire form of a key: never anything private.
+  nonisolated func sshKeyEntry(_ record: SSHKeyRecord) -> JSONValue {
+    let key = SSHPublicKey(x963: record.publicKey.x963)
+    return [
+      "name": .string(record.name), "publicKey": .string(key.line(comment: record.name)),
+      "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
+      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt),
+      "lastUsedAt": record.lastUsedAt.map(timestamp) ?? .null,
+    ]
+  }
+
+  /// The `name` param: 1…64 bytes of letters, digits and `._-@+` (it is the public key line's
+  /// comment and appears in prompts, so nothing a terminal or a log would read as structure).
+  func sshKeyName(_ params: ParamReader) throws(RPCError) -> String {
+    let name = try params.nonEmptyString("name")
+    guard name.utf8.count <= Self.maxSSHKeyNameBytes,
+      name.utf8.allSatisfy({ byte in
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+          || (0x61...0x7A).contains(byte) || "._-@+".utf8.contains(byte)
+      })
+    else {
+      throw .invalidParams(
+        "name",
+        "must be 1…\(Self.maxSSHKeyNameBytes) bytes of letters, digits and . _ - @ +")
+    }
+    return name
+  }
+
+  private func sshKeyPolicy(_ params: ParamReader) throws(RPCError) -> SSHKeyPolicy {
+    guard let name = try params.optionalString("policy") else { return .biometrics }
+    guard let policy = SSHKeyPolicy(rawValue: name) else {
+      throw .invalidParams("policy", "must be biometrics or any")
+    }
+    return policy
+  }
+
+  /// The notFound error for a key name; it never says whether another user has such a key.
+  nonisolated func noSuchSSHKey(_ name: String) -> RPCError {
+    RPCError(.notFound, "No SSH key named \(name).", data: ["field": "name"])
+  }
+}
+
+/// The checked params of one `sshKey.sign`, and the reason the daemon words from the data.
+struct SSHSignRequest: Sendable {
+  /// The longest host name, in bytes (a DNS name is at most 253; `[host]:port` a little more).
+  static let maxHostNameBytes = 255
+
+  let name: String
+  let data: [UInt8]
+  /// The host key the login is bound to, checked against the data; nil for anything else.
+  let hostKey: [UInt8]?
+  /// What the prompt says, worded here from the data, never taken from the caller.
+  let reason: String
+
+  init(_ params: ParamReader, broker: isolated Broker) throws(RPCError) {
+    name = try broker.sshKeyName(params)
+    data = try params.base64("data", maxBytes: Broker.maxSSHSignDataBytes)
+    let signed = SignedData(data)
+    let hostKey = try params.optionalBase64("hostKey", maxBytes: AgentCodec.maxKeyBlobBytes)
+    var hostName: String? = nil
+    if let hostKey {
+      let signature = try params.base64("hostKeySignature", maxBytes: AgentCodec.maxKeyBlobBytes)
+      if let refusal = SignReason.hostKeyRefusal(hostKey, signature: signature, for: signed) {
+        throw .invalidParams("hostKey", "cannot vouch for this signature: \(refusal)")
+      }
+      hostName = try broker.checkedName(params.optionalString("hostName"), field: "hostName")
+      if let hostName, hostName.utf8.count > Self.maxHostNameBytes || hostName.isEmpty {
+        throw .invalidParams("hostName", "must be 1…\(Self.maxHostNameBytes) bytes")
+      }
+    }
+    self.hostKey = hostKey
+    reason = SignReason.text(for: signed, hostKey: hostKey, hostName: hostName, keyName: name)
+  }
+}

@@ -1,0 +1,167 @@
+import FoundationEssentials
+import LocalAuthProtocol
+
+/// One SSH key of this user as the daemon describes it: everything public, nothing private.
+public struct SSHKey: Sendable, Equatable {
+  /// The key's name (the comment of its public key line).
+  public var name: String
+  /// The OpenSSH public key line, `ecdsa-sha2-nistp256 AAAA… NAME`.
+  public var publicKeyLine: String
+  /// `SHA256:…`, as `ssh-keygen -l` prints it.
+  public var fingerprint: String
+  /// The presence each signature needs: biometrics, or any (biometrics or the passcode).
+  public var policy: SSHKeyPolicy
+  /// How long a biometric match lets further signatures pass without a capture, in seconds.
+  public var reuseSeconds: Int
+  /// When the key was made.
+  public var createdAt: Date
+  /// When it last signed.
+  public var lastUsedAt: Date?
+
+  /// Reads a key from an `sshKey.*` answer.
+  init(_ value: JSONValue) throws {
+    guard let object = value.objectValue, let name = object["name"]?.stringValue,
+      let line = object["publicKey"]?.stringValue,
+      let fingerprint = object["fingerprint"]?.stringValue,
+      let policy = object["policy"]?.stringValue.flatMap(SSHKeyPolicy.init(rawValue:)),
+      let reuse = object["reuseSeconds"]?.intValue,
+      let created = object["createdAt"]?.doubleValue
+    else {
+      throw RPCError(.internalError, "The daemon's SSH key answer is malformed.")
+    }
+    self.name = name
+    publicKeyLine = line
+    self.fingerprint = fingerprint
+    self.policy = policy
+    reuseSeconds = reuse
+    createdAt = Date(timeIntervalSince1970: created)
+    lastUsedAt = object["lastUsedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
+  }
+
+  /// The X9.63 public point, from the public key line's blob.
+  public var publicKeyX963: [UInt8]? {
+    let fields = publicKeyLine.split(separator: " ")
+    guard fields.count >= 2, let blob = Base64.decode(String(fields[1])), blob.count >= 65 else {
+      return nil
+    }
+    return Array(blob.suffix(65))
+  }
+}
+
+/// This user's SSH keys in the daemon (`localauthctl ssh-key`, `localauthctl ssh-agent`).
+///
+/// An SSH key is the same kind of object as an `LAPersistedRight`'s key: a P-256 key made in the
+/// daemon, sealed under the device key in the rights store, whose private half never leaves the
+/// daemon. Two things differ. It belongs to the uid alone (no app id), so every program of the
+/// user, the agent included, names the same key. And it has no authorization state to hold:
+/// where a persisted right is authorized once and then signs until deauthorized, each
+/// `sign(_:with:reason:)` is its own evaluation of the key's policy, passing without a capture
+/// only within the key's reuse window after a biometric match of the same key and owner.
+public struct SSHKeyStore: Sendable {
+  /// The connection the calls go over.
+  public let connection: LocalAuthConnection
+
+  /// The keys reached over the given connection.
+  public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
+
+  /// Makes a new key named `name` (letters, digits, `._-@+`, at most 64 bytes).
+  /// - Throws: `RPCError` alreadyExists for a name in use, limitExceeded at `MaxSSHKeysPerUID`.
+  public func create(name: String, policy: SSHKeyPolicy = .biometrics, reuseSeconds: Int = 0)
+    async throws -> SSHKey
+  {
+    try SSHKey(
+      await connection.call(
+        Method.sshKeyCreate,
+        [
+          "name": .string(name), "policy": .string(policy.rawValue),
+          "reuseSeconds": .int(reuseSeconds),
+        ]))
+  }
+
+  /// Every key of this user, by name.
+  public func keys() async throws -> [SSHKey] {
+    try keys(from: await connection.call(Method.sshKeyList))
+  }
+
+  /// The blocking form of `keys()`, for threads that serve a socket.
+  public func keysAndWait() throws -> [SSHKey] {
+    try keys(from: connection.callAndWait(Method.sshKeyList))
+  }
+
+  private func keys(from result: JSONValue) throws -> [SSHKey] {
+    try (result.objectValue?["keys"]?.arrayValue ?? []).map(SSHKey.init)
+  }
+
+  /// Deletes the key named `name`. - Throws: `RPCError` notFound when there is none.
+  public func delete(name: String) async throws {
+    _ = try await connection.call(Method.sshKeyDelete, ["name": .string(name)])
+  }
+
+  /// Signs `data` with the key named `name` after an evaluation of its policy. The daemon words
+  /// the prompt from the data: "ssh: sign in to HOST (SHA256:…) as USER" for a login (with `host`,
+  /// the session's host key, its signature over the session identifier, which the daemon checks,
+  /// and the host's name from known_hosts), "git/ssh-keygen: sign a file (namespace N)" for an
+  /// SSHSIG, else "ssh: sign data with key NAME". Returns the DER ECDSA signature over
+  /// SHA-256(data) and the reason shown.
+  /// - Throws: the evaluation's `LAError` (userCancel, authenticationFailed, biometryLockout…),
+  ///   or `RPCError` (notFound for no such key, invalidParams for a host that did not sign).
+  public func sign(_ data: [UInt8], with name: String, host: SSHHostBinding? = nil) async throws
+    -> SSHSignature
+  {
+    try SSHSignature(
+      await connection.call(Method.sshKeySign, signParams(data, name: name, host: host)))
+  }
+
+  /// The blocking form of `sign`, for threads that serve a socket (the prompt may take as long
+  /// as the person does).
+  public func signAndWait(_ data: [UInt8], with name: String, host: SSHHostBinding? = nil) throws
+    -> SSHSignature
+  {
+    try SSHSignature(
+      connection.callAndWait(Method.sshKeySign, signParams(data, name: name, host: host)))
+  }
+
+  private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?) -> JSONObject {
+    [
+      "name": .string(name), "data": .string(Base64.encode(data)),
+      "hostKey": host.map { .string(Base64.encode($0.hostKey)) },
+      "hostKeySignature": host.map { .string(Base64.encode($0.signature)) },
+      "hostName": host?.name.map(JSONValue.string),
+    ]
+  }
+}
+
+/// The server an ssh login is for, as `session-bind@openssh.com` told the agent.
+public struct SSHHostBinding: Sendable, Equatable {
+  /// The server's host key blob.
+  public var hostKey: [UInt8]
+  /// Its signature (`string algorithm, string signature`) over the session identifier.
+  public var signature: [UInt8]
+  /// The host's name as the user's known_hosts has it, if a plain line names it.
+  public var name: String?
+
+  /// A binding.
+  public init(hostKey: [UInt8], signature: [UInt8], name: String?) {
+    self.hostKey = hostKey
+    self.signature = signature
+    self.name = name
+  }
+}
+
+/// A signature by an SSH key, with the reason the prompt showed.
+public struct SSHSignature: Sendable, Equatable {
+  /// The DER ECDSA signature over SHA-256 of the data.
+  public var signature: [UInt8]
+  /// The reason the daemon showed.
+  public var reason: String
+
+  init(_ result: JSONValue) throws {
+    guard let object = result.objectValue, let text = object["signature"]?.stringValue,
+      let der = Base64.decode(text), let reason = object["reason"]?.stringValue
+    else {
+      throw RPCError(.internalError, "The daemon's signature answer is malformed.")
+    }
+    signature = der
+    self.reason = reason
+  }
+}

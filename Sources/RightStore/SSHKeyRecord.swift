@@ -1,0 +1,21 @@
+import FoundationEssentials
+import LocalAuthCrypto
+
+/// The public facts of one SSH key of a user; its private key stays sealed in the store and is
+/// never given out (it signs in the daemon, after an evaluation).
+public struct SSHKeyRecord: Sendable, Equatable {
+  /// The key's name, unique per uid (the comment of its public key line).
+  public var name: String
+  /// The owning user's uid.
+  public var uid: UInt32
+  /// Which presence a signature needs: "biometrics" or "any" (biometrics or the passcode).
+  public var policy: String
+  /// How long after a biometric match a further signature needs none, in seconds (0: never).
+  public var reuseSeconds: Int
+  /// The public half of the key.
+  public var publicKey: P256PublicKey
+  /// When the key was made.
+  public var createdAt: Date
+  /// When it last signed, if ever.
+  public var lastUsedAt: Date?
+}

@@ -1,0 +1,165 @@
+import LocalAuthBroker
+import LocalAuthCrypto
+import LocalAuthProtocol
+import SSHAgent
+import Sensors
+import Testing
+
+/// sshKey.*: keys per uid, and every signature after an evaluation of the key's policy, with the
+/// key's reuse window for that key and owner only.
+@Suite struct SSHKeyTests {
+  private func create(_ client: TestClient, _ name: String, reuse: Int = 0) async throws
+    -> P256PublicKey
+  {
+    let result = await client.call(
+      Method.sshKeyCreate, ["name": .string(name), "reuseSeconds": .int(reuse)])
+    let line = try #require(result?.object?["publicKey"]?.stringValue)
+    #expect(line.hasPrefix("ecdsa-sha2-nistp256 AAAA") && line.hasSuffix(" \(name)"))
+    let blob = try #require(Base64.decode(String(line.split(separator: " ")[1])))
+    return try P256PublicKey(x963: Array(blob.suffix(65)))
+  }
+
+  private func sign(_ client: TestClient, _ name: String, _ data: [UInt8] = [1, 2, 3]) async
+    -> Result<JSONValue, RPCError>?
+  {
+    await client.call(
+      Method.sshKeySign,
+      ["name": .string(name), "data": .string(Base64.encode(data))])
+  }
+
+  @Test func everySignatureNeedsAnEvaluation() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    let key = try await create(client, "work")
+    _ = harness.face.script([.noMatch, .noMatch, .noMatch], replace: true)
+    #expect(await sign(client, "work")?.code == .authenticationFailed)
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    let signature = try #require(await sign(client, "work")?.bytes("signature"))
+    #expect(key.isValidSignature(signature, for: [1, 2, 3]))
+    // No reuse window: the next signature captures again (and the person cancels).
+    _ = harness.face.script([.cancel], replace: true)
+    #expect(await sign(client, "work")?.code == .userCancel)
+    _ = directory
+  }
+
+  @Test func theReuseWindowIsPerKeyAndEnds() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "git", reuse: 30)
+    _ = try await create(client, "other", reuse: 30)
+    // One match, then a cancel for whatever captures next.
+    _ = harness.face.script([.match(identity: nil), .cancel], replace: true)
+    #expect(await sign(client, "git")?.code == nil)
+    #expect(await sign(client, "git")?.code == nil)
+    // Another key does not share the window: it captures (the cancel).
+    #expect(await sign(client, "other")?.code == .userCancel)
+    harness.clock.advance(by: .seconds(31))
+    _ = harness.face.script([.cancel], replace: true)
+    #expect(await sign(client, "git")?.code == .userCancel)
+    _ = directory
+  }
+
+  @Test func aKeyMadeAgainUnderItsNameSignsWithTheNewKey() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work", reuse: 60)
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    #expect(await sign(client, "work")?.code == nil)
+    #expect(await client.call(Method.sshKeyDelete, ["name": "work"])?.code == nil)
+    #expect(await sign(client, "work")?.code == .notFound)
+    let renewed = try await create(client, "work", reuse: 60)
+    // The old key's reuse window does not carry over to the new key: it captures (the cancel).
+    _ = harness.face.script([.cancel, .match(identity: nil)], replace: true)
+    #expect(await sign(client, "work")?.code == .userCancel)
+    let signature = try #require(await sign(client, "work")?.bytes("signature"))
+    #expect(renewed.isValidSignature(signature, for: [1, 2, 3]))
+    _ = directory
+  }
+
+  /// A login signature's data with `sessionID`, for user "alice".
+  private func login(_ sessionID: [UInt8]) -> [UInt8] {
+    var writer = SSHWireWriter()
+    writer.string(sessionID)
+    writer.byte(50)
+    writer.string("alice")
+    writer.string("ssh-connection")
+    writer.string("publickey")
+    writer.byte(1)
+    writer.string("ecdsa-sha2-nistp256")
+    writer.string([7])
+    return writer.bytes
+  }
+
+  @Test func theDaemonWordsTheReasonAndChecksTheHost() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work", reuse: 60)
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    var sshsig = SSHWireWriter()
+    for field in ["git", "", "sha512"] { sshsig.string(field) }
+    sshsig.string([UInt8](repeating: 1, count: 64))
+    let file = await sign(client, "work", Array("SSHSIG".utf8) + sshsig.bytes)
+    #expect(file?.object?["reason"] == "git/ssh-keygen: sign a file (namespace git)")
+
+    let hostKey = try P256PrivateKey.generate()
+    let host = SSHPublicKey(x963: hostKey.publicKey.x963)
+    let sessionID = [UInt8](repeating: 9, count: 32)
+    let signature = try #require(
+      SSHPublicKey.signatureBlob(fromDER: try hostKey.signature(for: sessionID)))
+    func signLogin(_ data: [UInt8], hostName: String) async -> Result<JSONValue, RPCError>? {
+      await client.call(
+        Method.sshKeySign,
+        [
+          "name": "work", "data": .string(Base64.encode(data)),
+          "hostKey": .string(Base64.encode(host.blob)),
+          "hostKeySignature": .string(Base64.encode(signature)), "hostName": .string(hostName),
+        ])
+    }
+    let good = await signLogin(login(sessionID), hostName: "example.org")
+    #expect(
+      good?.object?["reason"]
+        == .string("ssh: sign in to example.org (\(host.fingerprint)) as alice"))
+    // A host key that did not sign this session, or a name with escapes, is refused unsigned.
+    #expect(await signLogin(login([1, 2]), hostName: "example.org")?.code == .invalidParams)
+    #expect(await signLogin(login(sessionID), hostName: "evil\u{1b}[2J")?.code == .invalidParams)
+    _ = directory
+  }
+
+  @Test func keysBelongToTheirUidOnly() async throws {
+    let (harness, directory) = try rightsHarness()
+    let owner = await harness.connect(uid: 1000)
+    let other = await harness.connect(uid: 1001)
+    _ = try await create(owner, "work")
+    #expect(await other.call(Method.sshKeyList)?.object?["keys"]?.arrayValue?.isEmpty == true)
+    #expect(await sign(other, "work")?.code == .notFound)
+    #expect(await other.call(Method.sshKeyDelete, ["name": "work"])?.code == .notFound)
+    #expect(await owner.call(Method.sshKeyList)?.object?["keys"]?.arrayValue?.count == 1)
+    _ = directory
+  }
+
+  @Test func namesReasonsAndCountsAreBounded() async throws {
+    var configuration = BrokerConfiguration()
+    configuration.store.maxSSHKeysPerUID = 1
+    let directory = try TemporaryStateDirectory()
+    let harness = BrokerHarness(configuration: configuration, rightStore: directory.store)
+    let client = await harness.connect()
+    for bad in ["", "has space", "new\nline", String(repeating: "a", count: 65), "é"] {
+      #expect(
+        await client.call(Method.sshKeyCreate, ["name": .string(bad)])?.code == .invalidParams)
+    }
+    #expect(
+      await client.call(Method.sshKeyCreate, ["name": "k", "reuseSeconds": 3601])?.code
+        == .invalidParams)
+    #expect(
+      await client.call(Method.sshKeyCreate, ["name": "k", "policy": "none"])?.code
+        == .invalidParams)
+    _ = try await create(client, "k")
+    #expect(await client.call(Method.sshKeyCreate, ["name": "k"])?.code == .alreadyExists)
+    let full = await client.call(Method.sshKeyCreate, ["name": "k2"])
+    #expect(full?.code == .limitExceeded)
+    if case .failure(let error)? = full {
+      #expect(error.data["reason"] == "tooManySSHKeys")
+      #expect(error.data["limit"] == "MaxSSHKeysPerUID")
+    }
+  }
+}
