@@ -23,7 +23,6 @@ seen() {
 }
 field() { sed -n "s/^pty-run: $1 //p" <<<"$2" | head -n 1; }
 prompt_ms() { sed -n 's/^pty-run: step 1 seen after \([0-9]*\) ms$/\1/p' <<<"$1"; }
-prompts() { grep -Eo "$ANY_PROMPT" <<<"$1" | wc -l; }
 
 # row MODULE CASE TRANSCRIPT: adds the table row and echoes the transcript indented.
 row() {
@@ -38,11 +37,15 @@ row() {
 by_finger() {
     grep -q '^pty-run: exit 0$' <<<"$1" && ! grep -Eq "$SUDO_PROMPT" <<<"$1"
 }
-# The bar for a case without the finger: one password prompt, the password typed there works.
+# The bar for a case without the finger: the password typed at the first prompt works, and no
+# second password prompt follows (the module's "Password:" then sudo's "[sudo] password", issue 19
+# row 3). The module may show its own prompt again after a line that says why the sensor is out.
 by_password() {
-    grep -q '^pty-run: exit 0$' <<<"$1" && [ "$(prompts "$1")" -eq 1 ]
+    grep -q '^pty-run: exit 0$' <<<"$1" &&
+        ! { grep -q '^Password: ' <<<"$(tr -d '\r' <<<"$1")" && grep -Eq "$SUDO_PROMPT" <<<"$1"; } &&
+        [ "$(grep -Ec "$SUDO_PROMPT" <<<"$1")" -le 1 ]
 }
-export -f by_finger by_password prompts field
+export -f by_finger by_password field
 export SUDO_PROMPT ANY_PROMPT
 
 # hold DESCRIPTION COMMAND...: a check for pam_localauthd; for the peer (pam_fprintd) the outcome is
