@@ -22,7 +22,7 @@ RUN_SOCKET ?= $(CURDIR)/.build/demo-$(shell id -u)/localauthd.sock
 # never in the service's /var/lib/localauthd.
 RUN_STATE ?= $(CURDIR)/.build/demo-state-$(shell id -u)
 
-.PHONY: all deps doc-deps deb-deps test-deps check-build-packages check-doc-packages build check man release run run-socket test test-samples test-readme test-systemd test-completion test-install test-package deb docs clean format format-check
+.PHONY: all deps doc-deps deb-deps test-deps check-build-packages check-doc-packages build check man release run run-socket try-fprintd test test-samples test-readme test-systemd test-completion test-install test-package test-package-built deb docs clean format format-check
 
 all: build man
 
@@ -107,12 +107,18 @@ test:
 	$(MAKE) test-readme
 	$(MAKE) test-pam
 	$(MAKE) test-ssh
-	@if [ -x Tests/systemd/run-all.sh ]; then $(MAKE) test-systemd; fi
+	$(MAKE) test-systemd
 	$(MAKE) test-install
-	$(MAKE) test-package
+	$(MAKE) test-package-built
 
-test-systemd: release man pam
-	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd Tests/systemd/run-all.sh
+test-systemd: release man pam deb
+	LOCALAUTHD=$$($(SWIFT) build -c release --show-bin-path)/localauthd \
+	  LOCALAUTHD_DEB=$(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb Tests/systemd/run-all.sh
+
+# A try-out container (docs/fprintd-tryout.md): the package, fprintd with libfprint's virtual
+# device, users with an enrolled finger, the README's /etc/pam.d/sudo; runs until Ctrl-C.
+try-fprintd: deb
+	LOCALAUTHD_TRYOUT=1 Tests/systemd/fprintd-sudo.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 # bash and zsh completion in real shells, against a demo daemon (the debug build).
 test-completion: build
@@ -126,6 +132,10 @@ test-install: release man
 # The .deb: built (reusing the release build), lintian-checked, installed with apt in the
 # systemd container, removed and purged (Tests/systemd/package.sh).
 test-package: deb
+	Tests/systemd/package.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+# The same on the .deb that test-systemd just built: `make test` builds the package once.
+test-package-built:
 	Tests/systemd/package.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 # The Debian package, with debhelper (debian/): binary packages only, unsigned. Everything

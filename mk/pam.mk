@@ -1,6 +1,7 @@
 # mk/pam.mk: the PAM module pam_localauthd.so (C; links libc, libpam and libsystemd only), included by
 # the top-level Makefile. `make pam` builds .build/pam/pam_localauthd.so; `make install` also puts it
-# into the multiarch PAM directory; `make test-pam` runs its pam_wrapper + pamtester tests.
+# into the multiarch PAM directory; `make test-pam` runs its pam_wrapper + pamtester tests; `make
+# bench-pam` times it against the real daemon.
 
 PAM_CC ?= cc
 PAM_SOURCES := $(wildcard pam/*.c)
@@ -36,13 +37,29 @@ $(PAM_MODULE_ASAN): $(PAM_SOURCES) $(PAM_HEADERS)
 	$(PAM_CC) $(filter-out -D_FORTIFY_SOURCE=2 -O2,$(PAM_CFLAGS)) -O1 -fsanitize=address -fno-omit-frame-pointer \
 		-shared -o $@ $(PAM_SOURCES) $(PAM_LIBS)
 
-test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN)
+# su's shape for the tests: the real uid the requester's, the effective uid root (Tests/pam).
+PAM_REQUESTER_HELPER := .build/pam/pam_as_requester
+$(PAM_REQUESTER_HELPER): Tests/pam/pam_as_requester.c
+	@mkdir -p $(dir $@)
+	$(PAM_CC) -std=gnu11 -O1 -Wall -Wextra -Werror -o $@ $< -lpam -lpam_misc
+
+test-pam: pam-deps $(PAM_MODULE) $(PAM_MODULE_ASAN) $(PAM_REQUESTER_HELPER)
 	$(SWIFT) build
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
-		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) \
+		python3 Tests/pam/pam_module_tests.py
 	@echo "=== the same cases with the module under AddressSanitizer (leak checks on)"
 	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE_ASAN) \
-		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) python3 Tests/pam/pam_module_tests.py
+		PAM_MODULE_ASAN=$(PAM_MODULE_ASAN) PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) \
+		python3 Tests/pam/pam_module_tests.py
+
+# The module's own time to a yes against the real daemon (a face scripted to MATCH), next to pam_permit
+# and, with PAM_MODULE_BEFORE=path, another build of the module. Prints figures; asserts nothing.
+.PHONY: bench-pam
+bench-pam: pam-deps $(PAM_MODULE) $(PAM_REQUESTER_HELPER)
+	$(SWIFT) build
+	LOCALAUTHD=$$($(SWIFT) build --show-bin-path)/localauthd PAM_MODULE=$(PAM_MODULE) \
+		PAM_REQUESTER_HELPER=$(PAM_REQUESTER_HELPER) python3 Tests/pam/pam_latency.py
 
 install-pam: $(PAM_MODULE)
 	$(INSTALL) -D -m 0644 $(PAM_MODULE) $(DESTDIR)$(PAM_DIR)/pam_localauthd.so

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #define DAEMON_LINE_MAX 16384
+#define DAEMON_SEND_MAX 4096
 
 /* A connected socket and the bytes read from it that do not yet form a whole line. */
 struct daemon_link {
@@ -16,11 +17,12 @@ struct daemon_link {
 };
 
 /* Connects without waiting (a missing socket, a refused or a full backlog fails at once) and checks that
- * the peer (SO_PEERCRED) is root or trusted_uid. Returns 0, or -errno (-EPERM: an untrusted peer). */
-int daemon_link_open(struct daemon_link *link, const char *path, uid_t trusted_uid);
+ * the peer (SO_PEERCRED) is root or the account trusted_user. Returns 0, or -errno (-EPERM: an untrusted
+ * peer). */
+int daemon_link_open(struct daemon_link *link, const char *path, const char *trusted_user);
 
-/* Sends one line (the text must not contain a newline); never blocks for long, never raises SIGPIPE.
- * Returns 0 or -errno. */
+/* Sends whole lines (each ends in a newline; at most DAEMON_SEND_MAX bytes in all) in one write when the
+ * socket takes them; never blocks for long, never raises SIGPIPE. Returns 0 or -errno. */
 int daemon_link_send(struct daemon_link *link, const char *line, size_t length);
 
 /* Reads what is there without blocking. Returns 1 when the peer closed, 0 when more may come, -errno. */

@@ -1,26 +1,24 @@
 /* pam_localauthd.c: the PAM entry points. `auth sufficient pam_localauthd.so` asks localauthd for
- * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down,
- * remote session, nobody to ask) and never blocks past timeout=. See docs/pam.md. */
+ * PAM_USER's presence before the password; it steps aside at once when it cannot help (daemon down, the
+ * caller not in an active local session, nothing to evaluate with) and never blocks past timeout=.
+ * See docs/pam.md and pam_localauthd(8). */
 #include "daemon_link.h"
 #include "pam_localauthd.h"
 #include "terminal.h"
 
 #include <errno.h>
-#include <pwd.h>
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
-#include <systemd/sd-journal.h>
-#include <systemd/sd-login.h>
 #include <unistd.h>
 
 #define DEFAULT_SOCKET "/run/localauthd/localauthd.sock"
 
 static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct module_options *options) {
-        *options = (struct module_options){.socket_path = DEFAULT_SOCKET, .timeout_ms = 15000};
+        *options = (struct module_options){.socket_path = DEFAULT_SOCKET, .timeout_ms = 15000, .session_check = 1};
         snprintf(options->policy, sizeof options->policy, "deviceOwnerAuthenticationWithBiometrics");
         snprintf(options->daemon_user, sizeof options->daemon_user, "localauthd");
         for (int i = 0; i < argc; i++) {
@@ -42,6 +40,10 @@ static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct
                         options->timeout_ms = (int)seconds * 1000;
                 } else if (strcmp(arg, "allow_remote") == 0) {
                         options->allow_remote = 1;
+                } else if (strcmp(arg, "session_check=no") == 0 || strcmp(arg, "session_check=yes") == 0) {
+                        /* Only for hosts without logind (containers, the pam_wrapper tests): see SECURITY in
+                         * pam_localauthd(8). */
+                        options->session_check = arg[14] == 'y';
                 } else if (strcmp(arg, "no_tty") == 0) {
                         options->no_terminal = 1;
                 } else if (strncmp(arg, "daemon_user=", 12) == 0 && strlen(arg + 12) < sizeof options->daemon_user) {
@@ -71,39 +73,9 @@ static void default_reason(const char *service, const char *user, struct module_
                 snprintf(options->reason, sizeof options->reason, "%s wants to authenticate %s", s, u);
 }
 
-static int is_local_host(const char *host) {
-        char name[256] = "";
-        if (strcmp(host, "localhost") == 0 || strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0)
-                return 1;
-        if (gethostname(name, sizeof name - 1) != 0)
-                return 0;
-        size_t length = strlen(name);
-        /* sudo sets PAM_RHOST to this host's own name: that is not a remote session. */
-        return strncmp(host, name, length) == 0 && (host[length] == '\0' || host[length] == '.');
-}
-
-/* Why the session is remote (an ssh login, a remote host, a remote logind session), or NULL. */
-static const char *remote_session(pam_handle_t *pamh) {
-        const char *rhost = NULL;
-        if (pam_get_item(pamh, PAM_RHOST, (const void **)&rhost) == PAM_SUCCESS && rhost && *rhost &&
-            !is_local_host(rhost))
-                return "PAM_RHOST";
-        static const char *const variables[] = {"SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY"};
-        for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++)
-                if (getenv(variables[i]) || pam_getenv(pamh, variables[i]))
-                        return variables[i];
-        char *session = NULL;
-        int remote = 0;
-        if (sd_pid_get_session(0, &session) >= 0) {
-                remote = sd_session_is_remote(session) > 0;
-                free(session);
-        }
-        return remote ? "logind" : NULL;
-}
-
 static const char *end_name(enum evaluation_end end) {
-        static const char *const names[] = {"success", "failed", "lockout", "fallback",
-                                            "cancel", "password", "unavailable", "timeout"};
+        static const char *const names[] = {"success", "failed", "lockout", "fallback", "cancel",
+                                            "password", "unavailable", "timeout", "stepped aside"};
         return names[end];
 }
 
@@ -114,69 +86,43 @@ static int pam_code(enum evaluation_end end) {
         case END_LOCKOUT: return PAM_MAXTRIES;
         case END_CANCEL: return PAM_AUTH_ERR;
         case END_FALLBACK:
-        case END_PASSWORD: return PAM_IGNORE;
+        case END_PASSWORD:
+        case END_ASIDE: return PAM_IGNORE;
         case END_UNAVAILABLE:
         case END_TIMEOUT: return PAM_AUTHINFO_UNAVAIL;
         }
         return PAM_AUTHINFO_UNAVAIL;
 }
 
-static const char *pam_code_name(int code) {
-        switch (code) {
-        case PAM_SUCCESS: return "PAM_SUCCESS";
-        case PAM_AUTH_ERR: return "PAM_AUTH_ERR";
-        case PAM_MAXTRIES: return "PAM_MAXTRIES";
-        case PAM_IGNORE: return "PAM_IGNORE";
-        default: return "PAM_AUTHINFO_UNAVAIL";
-        }
-}
-
-/* The module's own journal entry for this PAM evaluation, next to the daemon's (same REQUEST_ID). */
-static void journal(pam_handle_t *pamh, const char *user, const char *outcome, const char *la_error,
-                    const char *request_id, int code) {
-        const char *service = NULL, *tty = NULL, *rhost = NULL;
-        char s[NAME_MAX_LEN], u[NAME_MAX_LEN], t[NAME_MAX_LEN], r[NAME_MAX_LEN], e[NAME_MAX_LEN];
-        (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
-        (void)pam_get_item(pamh, PAM_TTY, (const void **)&tty);
-        (void)pam_get_item(pamh, PAM_RHOST, (const void **)&rhost);
-        sanitize(service ? service : "", s, sizeof s);
-        sanitize(user ? user : "", u, sizeof u);
-        sanitize(tty ? tty : "", t, sizeof t);
-        sanitize(rhost ? rhost : "", r, sizeof r);
-        sanitize(la_error ? la_error : "", e, sizeof e);
-        sd_journal_send("MESSAGE=pam_localauthd: %s for %s on %s: %s (%s)%s%s%s", s, u, *t ? t : "no tty", outcome,
-                        pam_code_name(code), *request_id ? " [requestID " : "", *request_id ? request_id : "", *request_id ? "]" : "",
-                        "MESSAGE_ID=6a3c1f0e9b2d4c7a8e5f1d2c3b4a5968", "PRIORITY=%d", code == PAM_SUCCESS ? LOG_NOTICE : LOG_INFO,
-                        "SYSLOG_IDENTIFIER=pam_localauthd", "PAM_SERVICE=%s", s, "PAM_USER=%s", u, "PAM_TTY=%s", t,
-                        "PAM_RHOST=%s", r, "REQUEST_ID=%s", request_id, "LA_ERROR=%s", e, "PAM_RESULT=%s",
-                        pam_code_name(code), "PAM_OUTCOME=%s", outcome, NULL);
+/* The journal entry for a module that steps aside before asking the daemon anything. */
+static int step_aside(pam_handle_t *pamh, const struct module_options *options, const char *user, const char *reason,
+                      const char *why, int code) {
+        journal_outcome(pamh, &(struct outcome_note){.user = user, .outcome = "stepped aside", .la_error = reason,
+                                                     .why = why, .code = code, .session_check = options->session_check});
+        return code;
 }
 
 static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
         struct module_options options;
-        struct evaluation_result result = {.end = END_UNAVAILABLE};
+        struct evaluation_result result = {.end = END_UNAVAILABLE, .started_us = monotonic_us()};
         const char *user = NULL, *service = NULL;
         if (parse_options(pamh, argc, argv, &options) != 0)
                 return PAM_IGNORE; /* a bad line never locks anyone out */
         if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN)
                 return PAM_USER_UNKNOWN;
         for (const char *p = user; *p; p++)
-                if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e) {
+                if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
                         /* Account names are plain ASCII here; anything else is not the daemon's to judge. */
-                        journal(pamh, user, "stepped aside", "user name not plain ASCII", "", PAM_AUTHINFO_UNAVAIL);
-                        return PAM_AUTHINFO_UNAVAIL;
-                }
+                        return step_aside(pamh, &options, user, "user name not plain ASCII", "", PAM_AUTHINFO_UNAVAIL);
         (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
         if (!options.reason[0])
                 default_reason(service ? service : "?", user, &options);
 
-        const char *remote = options.allow_remote ? NULL : remote_session(pamh);
-        if (remote) {
-                char why[96];
-                snprintf(why, sizeof why, "remote session (%s)", remote);
-                journal(pamh, user, "stepped aside", why, "", PAM_IGNORE);
-                return PAM_IGNORE;
-        }
+        char detail[160];
+        const char *refusal = local_session_refusal(pamh, &options, detail, sizeof detail);
+        if (refusal)
+                return step_aside(pamh, &options, user, refusal, detail, PAM_IGNORE);
+        result.times.session_us = monotonic_us() - result.started_us;
         const struct pam_conv *conversation = NULL;
         struct terminal terminal = {.fd = -1};
         /* PAM_SILENT (sudo passes it by default, pam_silent) hides informational messages; the prompt
@@ -186,22 +132,21 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
                 (void)terminal_open(&terminal);
         if (terminal.fd < 0 &&
             (pam_get_item(pamh, PAM_CONV, (const void **)&conversation) != PAM_SUCCESS || !conversation ||
-             !conversation->conv)) {
-                journal(pamh, user, "stepped aside", "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
-                return PAM_AUTHINFO_UNAVAIL;
-        }
+             !conversation->conv))
+                return step_aside(pamh, &options, user, "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
 
-        struct passwd *daemon_account = getpwnam(options.daemon_user);
         struct daemon_link *link = calloc(1, sizeof *link);
-        int r = link ? daemon_link_open(link, options.socket_path, daemon_account ? daemon_account->pw_uid : 0)
-                     : -ENOMEM;
+        int r = link ? daemon_link_open(link, options.socket_path, options.daemon_user) : -ENOMEM;
         if (r < 0) {
                 free(link);
                 terminal_close(&terminal);
-                journal(pamh, user, "stepped aside", r == -EPERM ? "socket not served by localauthd" : "daemon not reachable",
-                        "", PAM_AUTHINFO_UNAVAIL);
-                return PAM_AUTHINFO_UNAVAIL;
+                return step_aside(pamh, &options, user,
+                                  r == -EPERM ? "socket not served by localauthd" : "daemon not reachable",
+                                  r == -EPERM ? "the socket's peer is neither root nor the daemon's account"
+                                              : "localauthd is not running: the password decides",
+                                  PAM_AUTHINFO_UNAVAIL);
         }
+        result.times.connect_us = monotonic_us() - result.started_us;
         evaluate(pamh, link, &terminal, &options, user, &result);
         daemon_link_close(link);
         free(link);
@@ -211,8 +156,10 @@ static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **ar
         if (result.end == END_PASSWORD && pam_set_item(pamh, PAM_AUTHTOK, result.password) != PAM_SUCCESS)
                 code = PAM_AUTHINFO_UNAVAIL;
         explicit_bzero(result.password, sizeof result.password);
-        journal(pamh, user, end_name(result.end), result.end == END_SUCCESS ? "" : result.error_name, result.request_id,
-                code);
+        journal_outcome(pamh, &(struct outcome_note){.user = user, .outcome = end_name(result.end),
+                                                     .la_error = result.end == END_SUCCESS ? "" : result.error_name,
+                                                     .result = &result, .code = code,
+                                                     .session_check = options.session_check});
         return code;
 }
 

@@ -16,6 +16,7 @@ struct module_options {
         char reason[REASON_MAX];            /* reason=TEXT, or the default naming the service and the user */
         int timeout_ms;                     /* timeout=SECONDS, 1..300 */
         int allow_remote;                   /* allow_remote */
+        int session_check;                  /* session_check=no turns logind's check off (containers, tests) */
         int no_terminal;                    /* no_tty: always use the conversation */
         char daemon_user[NAME_MAX_LEN];     /* daemon_user=NAME: the account localauthd runs as */
 };
@@ -30,14 +31,32 @@ enum evaluation_end {
         END_PASSWORD,      /* the person typed the password first */
         END_UNAVAILABLE,   /* nothing to evaluate with, not interactive, a broken answer */
         END_TIMEOUT,       /* timeout= passed */
+        END_ASIDE,         /* the daemon does not serve PAM in its configuration (Owners=device) */
 };
 
-/* The outcome of an evaluation: how it ended, the daemon's error name and the requestID (both
- * sanitized), and the typed password (only with END_PASSWORD). */
+/* When each of the module's steps ended, in microseconds since it was called (0: not reached). */
+struct step_times {
+        long long session_us;  /* the local-session check */
+        long long connect_us;  /* connected to the daemon */
+        long long answer_us;   /* the daemon said whether it can evaluate */
+        long long prompt_us;   /* the prompt shown */
+        long long result_us;   /* the evaluation's answer, or the person's key */
+};
+
+/* The outcome of an evaluation: how it ended, the daemon's error name and reason and the requestID (all
+ * sanitized), the sensor's kind, whether the prompt was shown, how the sensor ended when the person
+ * then typed the password in the module's prompt (gave_up), and the typed password (only with
+ * END_PASSWORD). */
 struct evaluation_result {
         enum evaluation_end end;
+        enum evaluation_end gave_up; /* END_SUCCESS when the sensor did not give up first */
+        int prompted;
         char error_name[NAME_MAX_LEN];
+        char error_reason[NAME_MAX_LEN];
         char request_id[REQUEST_ID_MAX];
+        char biometry[16]; /* the daemon's biometryType: faceID, touchID, opticID, none */
+        struct step_times times;
+        long long started_us;
         char password[512];
 };
 
@@ -48,6 +67,28 @@ struct terminal;
  * the terminal (when terminal->fd >= 0) or the PAM conversation; bounded by options->timeout_ms. */
 void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *terminal,
               const struct module_options *options, const char *user, struct evaluation_result *result);
+
+/* Why the PAM caller is not in an active local user session (noSession, remoteSession,
+ * inactiveSession, sessionClass), with a sentence in detail; NULL when it is. */
+const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail,
+                                  size_t size);
+
+/* What the module's journal entry says about one PAM evaluation. */
+struct outcome_note {
+        const char *user;
+        const char *outcome;                    /* PAM_OUTCOME: success, stepped aside, unavailable, ... */
+        const char *la_error;                   /* LA_ERROR: the daemon's error name, or why the module stepped aside */
+        const char *why;                        /* the MESSAGE's explanation; NULL: derived from result */
+        const struct evaluation_result *result; /* NULL before an evaluation */
+        int code;                               /* the PAM code returned */
+        int session_check;
+};
+
+/* Writes the module's journal entry (SYSLOG_IDENTIFIER=pam_localauthd) for one PAM evaluation. */
+void journal_outcome(pam_handle_t *pamh, const struct outcome_note *note);
+
+/* Microseconds on the monotonic clock. */
+long long monotonic_us(void);
 
 /* Copies text into out (size > 0) keeping printable ASCII and replacing everything else with '?'. */
 void sanitize(const char *text, char *out, size_t size);

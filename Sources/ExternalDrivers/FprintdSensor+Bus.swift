@@ -78,50 +78,77 @@ extension FprintdSensor {
     calls.removeValue(forKey: token)?(reply)
   }
 
+  /// Asks fprintd's well-known name for its device; the bus starts fprintd when it is not running.
   private func findDevice() {
     lookingForDevice = true
     call(managerPath, managerInterface, "GetDefaultDevice", kind: 1) { [self] reply in
       defer { deviceLookupEnded() }
       if let path = reply.path {
         device = path
+        cache.withLock {
+          $0.markReachable()
+          $0.present = true
+        }
         log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")
         for owner in cache.withLock({ $0.owners }) { refresh(owner) }
       } else {
         device = nil
-        cache.withLock { $0.markUnavailable() }
+        // Nothing on the bus can start it (not installed, no bus): unavailable until it appears.
+        // A failed activation (masked, failed to start) or a silent fprintd is not remembered: an
+        // administrator may fix it at any time, and the next capture's call fails fast again.
+        let error = reply.errorName ?? ""
+        if error == "org.freedesktop.DBus.Error.ServiceUnknown" || error.hasPrefix("localauthd.") {
+          cache.withLock { $0.markUnreachable() }
+        }
         log(
-          "fprintd sensor \(name): no fprintd device (\(LogSanitizer.sanitize(reply.errorName ?? "-")))"
+          "fprintd sensor \(name): fprintd not reachable (\(LogSanitizer.sanitize(reply.errorName ?? "-", limit: 80)))"
         )
       }
     }
   }
 
+  /// Runs `then` with the device, activating fprintd first when it is not on the bus; `false` when it
+  /// cannot be reached (loop thread).
+  func withDevice(_ then: @escaping (Bool) -> Void) {
+    if device != nil { return then(true) }
+    afterDeviceLookup.append { [self] in then(device != nil) }
+    if !lookingForDevice { findDevice() }
+  }
+
   /// Refreshes `owner`'s enrolled set in the background (loop thread).
   func refresh(_ owner: UInt32) {
-    guard let device else {
-      cache.withLock { $0.store(owner, (false, [])) }
-      return
+    withDevice { [self] found in
+      guard found, let device else { return }
+      call(device, deviceInterface, "ListEnrolledFingers", Self.accountName(owner), kind: 2) {
+        [self] reply in
+        store(reply, for: owner)
+      }
     }
-    call(device, deviceInterface, "ListEnrolledFingers", Self.accountName(owner), kind: 2) {
-      [self] reply in
-      let fingers = reply.strings.filter(ScriptCommand.isSaneIdentity)
-      let ok = reply.errorName == nil || reply.errorName!.hasSuffix(".NoEnrolledPrints")
-      cache.withLock { $0.store(owner, (ok, ok ? fingers : [])) }
-    }
+  }
+
+  /// Keeps a ListEnrolledFingers answer; returns the fingers (nil: fprintd failed).
+  @discardableResult
+  private func store(_ reply: FprintdReply, for owner: UInt32) -> [String]? {
+    let fingers = reply.strings.filter(ScriptCommand.isSaneIdentity)
+    let ok = reply.errorName == nil || reply.errorName!.hasSuffix(".NoEnrolledPrints")
+    cache.withLock { $0.store(owner, (ok, ok ? fingers : [])) }
+    return ok ? fingers : nil
   }
 
   func signalled(_ member: String, _ result: String, _ done: Int32) {
     if member == "NameOwnerChanged" {
       if result.isEmpty {
+        // An idle exit, a crash or a restart: the next capture activates it again.
         device = nil
-        cache.withLock { $0.markUnavailable() }
-        log("fprintd sensor \(name): fprintd left the bus")
+        cache.withLock { $0.present = false }
+        log("fprintd sensor \(name): fprintd left the bus (activated again when needed)")
         if let active, !active.ending {
           self.active = nil
           active.resume.finish(
             .failure(SensorFailure(.serviceUnavailable, "fprintd left the bus during a capture")))
         }
-      } else {
+      } else if !lookingForDevice {
+        cache.withLock { $0.present = true }
         findDevice()
       }
       return
@@ -134,20 +161,36 @@ extension FprintdSensor {
     }
   }
 
-  /// Starts a verify cycle for `user` (loop thread).
-  func begin(user: String, identity: String, resume: Resumption) {
+  /// Starts a verify cycle for `user` (loop thread): activates fprintd when it is gone, and asks for
+  /// the owner's fingers first when they were never asked about (`identity` nil).
+  func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
     guard active == nil else {
       resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
       return
     }
     guard let device else {
-      if lookingForDevice {
-        // Just started, or fprintd just came back: go on once it says which device it has.
-        afterDeviceLookup.append { [self] in begin(user: user, identity: identity, resume: resume) }
-        return
+      withDevice { [self] found in
+        guard found else {
+          resume.finish(.failure(SensorFailure(.serviceUnavailable, "fprintd is not reachable")))
+          return
+        }
+        begin(owner: owner, user: user, identity: identity, resume: resume)
       }
-      resume.finish(.failure(SensorFailure(.serviceUnavailable, "fprintd has no device")))
+      return
+    }
+    guard let identity else {
+      call(device, deviceInterface, "ListEnrolledFingers", user, kind: 2) { [self] reply in
+        guard let fingers = store(reply, for: owner) else {
+          let error = LogSanitizer.sanitize(reply.errorName ?? "-", limit: 80)
+          return resume.finish(
+            .failure(SensorFailure(.serviceUnavailable, "ListEnrolledFingers: \(error)")))
+        }
+        guard let first = fingers.first else {
+          return resume.finish(.failure(SensorFailure(.notEnrolled, "fprintd has no prints")))
+        }
+        begin(owner: owner, user: user, identity: first, resume: resume)
+      }
       return
     }
     let verify = ActiveVerify(resume: resume, user: user, identity: identity)

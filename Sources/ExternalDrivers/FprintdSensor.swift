@@ -3,7 +3,10 @@ import Glibc
 import Sensors
 
 /// A fingerprint sensor served by fprintd over the system bus (sd-bus). The bus connection lives in the
-/// daemon's event loop (`BusLoop`): every call is asynchronous and no thread waits on one. Each capture
+/// daemon's event loop (`BusLoop`): every call is asynchronous and no thread waits on one. fprintd is
+/// never assumed to stay: a call to its well-known name activates it (D-Bus auto-start) when a
+/// capture or a refresh needs it, NameOwnerChanged says when it left or came back, and while idle
+/// nothing is claimed or polled, so it exits on its own timer. Each capture
 /// is one Claim(user) → VerifyStart("any") → VerifyStatus → VerifyStop → Release cycle; a cancel sends
 /// VerifyStop and Release at once. Thread-safe: loop state is touched on the loop thread only, the
 /// enrolled-set cache sits behind a lock.
@@ -25,7 +28,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var timeoutCheckScheduled = false
   /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
   var lookingForDevice = false
-  /// Captures that began while the device was being looked up; they go on once it answers.
+  /// Work that waits for the device lookup; it goes on once fprintd answers (or cannot be reached).
   var afterDeviceLookup: [() -> Void] = []
 
   /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
@@ -36,24 +39,32 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     loop.perform { [self] in connect() }
   }
 
-  /// Available when fprintd answers with a device; the enrolled fingers of `owner`'s account.
+  /// From what fprintd last said, never waiting on the bus: available unless a call to fprintd's name
+  /// failed (it is activated on demand, so its idle exit is not unavailability). An owner not asked
+  /// about yet gets one placeholder enrollment (`fprintd`): the capture asks fprintd itself.
   public func state(for owner: UInt32) -> SensorState {
-    let (available, fingers) = enrolledFingers(owner)
-    var serials = cache.withLock { $0.serials(for: owner, fingers: fingers) }
+    let answer = cache.withLock { $0.answer(owner) }
+    if answer.refresh { loop.perform { [self] in refresh(owner) } }
+    var serials =
+      answer.fingers.map { fingers in cache.withLock { $0.serials(for: owner, fingers: fingers) } }
+      ?? [Enrollment(identity: Self.unknownFingers, serial: 0)]
     serials.sort { $0.serial < $1.serial }
     return SensorState(
-      name: name, kind: kind, available: available, connected: available, removable: false,
-      enrolled: serials)
+      name: name, kind: kind, available: answer.available, connected: answer.available,
+      removable: false, enrolled: serials)
   }
+
+  /// The placeholder identity of an owner whose fingers fprintd was not asked about yet.
+  static let unknownFingers = "fprintd"
 
   /// Enrollment is fprintd's job (`fprintd-enroll`): the set is returned unchanged.
   public func enroll(_ identity: String, for owner: UInt32) -> [String] {
-    enrolledFingers(owner).fingers
+    cache.withLock { $0.fingers(owner) } ?? []
   }
 
   /// Deletion is fprintd's job (`fprintd-delete`): the set is returned unchanged.
   public func unenroll(_ identity: String, for owner: UInt32) -> [String] {
-    enrolledFingers(owner).fingers
+    cache.withLock { $0.fingers(owner) } ?? []
   }
 
   /// One verify cycle for `request.owner`; `SensorFailure` when fprintd is missing, gone or busy.
@@ -61,7 +72,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     -> CaptureEvent
   {
     try Task.checkCancellation()
-    let fingers = enrolledFingers(request.owner.uid).fingers
+    let known = cache.withLock { $0.fingers(request.owner.uid) }
     let box = CancelBox()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
@@ -69,7 +80,9 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
         let resume = Resumption(continuation)
         box.set(resume)
         loop.perform { [self] in
-          begin(user: request.owner.name, identity: fingers.first ?? "fingerprint", resume: resume)
+          begin(
+            owner: request.owner.uid, user: request.owner.name, identity: known?.first,
+            resume: resume)
         }
       }
     } onCancel: {
@@ -86,7 +99,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
       loop.unwatch(lfb_fd(bus))
       lfb_close(bus)
       self.bus = nil
-      // Captures waiting for the device lookup fail now (it will never answer).
+      // Work waiting for the device lookup goes on now, without a device (it will never answer).
       deviceLookupEnded()
     }
   }
@@ -97,29 +110,6 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     let waiting = afterDeviceLookup
     afterDeviceLookup.removeAll()
     for next in waiting { next() }
-  }
-
-  /// fprintd's answer for `owner` through a short synchronous query on first use, then from the
-  /// cache that every capture and bus event refreshes.
-  func enrolledFingers(_ owner: UInt32) -> (available: Bool, fingers: [String]) {
-    if let (cached, stale) = cache.withLock({ $0.cached(owner) }) {
-      if stale { loop.perform { [self] in refresh(owner) } }
-      return cached
-    }
-    let user = Self.accountName(owner)
-    var names = [UnsafeMutablePointer<CChar>?](repeating: nil, count: 16)
-    let count = lfb_list_enrolled_sync(user, 500_000, &names, Int32(names.count))
-    var fingers: [String] = []
-    for index in 0..<max(0, Int(count)) {
-      if let pointer = names[index] {
-        let finger = String(cString: pointer)
-        if ScriptCommand.isSaneIdentity(finger) { fingers.append(finger) }
-        free(pointer)
-      }
-    }
-    let answer = (count >= 0, fingers)
-    cache.withLock { $0.store(owner, answer) }
-    return answer
   }
 
   /// The account name of a uid (`uid-N` when there is none).

@@ -61,7 +61,9 @@ final class EvaluationDiagnostics {
     trace.history = history
     var found: [Finding] = []
     let now = trace.submittedAt
-    if !configuration.quietApps.contains(trace.appID) {
+    // System evaluations are traced but never judged: the PAM module cancels when the password is
+    // typed, and sudo runs (one process each) overlap when two terminals ask at once.
+    if !trace.isSystem && !configuration.quietApps.contains(trace.appID) {
       if configuration.repromptDetector, let last = history.lastEnded, !last.repromptReported,
         last.endedInCancel, let ended = last.endedAt,
         now - ended <= configuration.repromptWindow

@@ -71,6 +71,9 @@ final class EvaluationTrace {
   var sequence = 0
   /// Whether a re-prompt finding already names this evaluation as the cancelled one.
   var repromptReported = false
+  /// A system evaluation (`Evaluation.isSystem`: root or an admin acting for a user, as the PAM
+  /// module in sudo, su and polkit). Its cancels and retries are the module's flow, not an app's.
+  let isSystem: Bool
 
   init(_ evaluation: Evaluation, key: ClientKey, submittedAt: Duration) {
     self.key = key
@@ -82,6 +85,7 @@ final class EvaluationTrace {
     clientName = Self.bounded(evaluation.client.name)
     appID = Self.bounded(evaluation.client.appID)
     policy = evaluation.policy
+    isSystem = evaluation.isSystem
     self.submittedAt = submittedAt
   }
 

@@ -26,6 +26,8 @@ public struct SensorFailure: Error, Sendable, Equatable, CustomStringConvertible
     case serviceUnavailable
     /// Another program holds the device.
     case deviceBusy
+    /// The driver's service says the owner has no enrolled identity (learnt at the capture).
+    case notEnrolled
   }
 
   /// "driverCrashed: detail".

@@ -20,6 +20,7 @@ import Testing
     #expect(event("verify-swipe-too-short") == .retry(reason: "swipeTooShort"))
     #expect(event("verify-finger-not-centered") == .retry(reason: "fingerNotCentered"))
     #expect(event("verify-remove-and-retry") == .retry(reason: "removeAndRetry"))
+    #expect(event("verify-too-fast") == .retry(reason: "tooFast"))
     #expect(event("verify-disconnected") == .disconnected)
   }
 

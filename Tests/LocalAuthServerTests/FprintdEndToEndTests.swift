@@ -158,14 +158,15 @@ import Testing
     #expect(error.code == .biometryNotAvailable)
     #expect(error.data["reason"] == "serviceUnavailable")
     try stack.restartFprintd()
-    var ready = false
-    for _ in 0..<500 where !ready {
-      let check = try client.call(
-        Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
-      ready = check?["canEvaluate"] == true
-      if !ready { usleep(10_000) }
+    // This stack's bus cannot activate fprintd: the next evaluation waits until the daemon saw it
+    // come back (NameOwnerChanged, then GetDefaultDevice). Availability alone no longer tells, since
+    // fprintd's absence from the bus is not unavailability where the bus activates it.
+    var back = false
+    for _ in 0..<500 where !back {
+      back = daemon.log().components(separatedBy: "fprintd sensor finger: using").count > 2
+      if !back { usleep(10_000) }
     }
-    #expect(ready)
+    #expect(back, "\(daemon.log())")
     let next = try start(client, biometrics)
     try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (success, _) = try finish(client, next)
@@ -188,6 +189,55 @@ import Testing
     #expect(error.code == .biometryNotAvailable)
     #expect(error.data["reason"] == "serviceUnavailable")
     #expect(daemon.waitForLog(containing: "org.freedesktop.DBus.Error.NoReply"), "\(daemon.log())")
+  }
+
+  @Test func fprintdGoneIsActivatedByTheNextEvaluationAndNotByStateReads() throws {
+    let stack = try FprintdStack(activatable: true)
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let first = try start(client, biometrics)
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
+    #expect(try finish(client, first).0?.object?["sensor"] == "finger")
+    // fprintd exits (as on its idle timer, or a crash) while nothing is claimed.
+    let before = stack.activations
+    try stack.killFprintd()
+    #expect(daemon.waitForLog(containing: "fprintd left the bus"), "\(daemon.log())")
+    // Availability checks answer from what fprintd said last, and never start it.
+    for _ in 0..<15 {
+      let check = try client.call(
+        Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+      #expect(check?["canEvaluate"] == true)
+      usleep(100_000)
+    }
+    #expect(!stack.fprintdIsRunning)
+    #expect(stack.activations == before)
+    // The next evaluation activates it through its well-known name, with nobody running fprintd-list.
+    let next = try start(client, biometrics)
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
+    let (success, _) = try finish(client, next)
+    #expect(success?.object?["sensor"] == "finger", "\(daemon.log())")
+    #expect(stack.activations == before + 1)
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func aFprintdThatCannotBeActivatedFailsAtOnceAndIsThenUnavailable() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    try stack.killFprintd()
+    #expect(daemon.waitForLog(containing: "fprintd left the bus"), "\(daemon.log())")
+    // As a masked or uninstalled fprintd: the call to its name fails, and so does the evaluation.
+    let id = try client.request(Method.evaluatePolicy, biometrics)
+    // (Refused before the capture, or failed in it with reason serviceUnavailable: whichever of
+    // the state read's background refresh and the capture reaches the bus first.)
+    guard let error = try failure(client, id) else { return }
+    #expect(error.code == .biometryNotAvailable)
+    let check = try client.call(
+      Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+    #expect(check?["canEvaluate"] == false)
+    #expect(daemon.stop() == 0)
   }
 
   @Test func aUserWithNoPrintsIsNotEnrolled() throws {

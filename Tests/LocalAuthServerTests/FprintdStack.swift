@@ -19,13 +19,15 @@ final class FprintdStack: @unchecked Sendable {
   /// The bus address for clients outside the namespace.
   var busAddress: String { "unix:path=\(directory)/bus/system_bus_socket" }
 
-  init() throws {
+  /// Starts the stack; with `activatable`, fprintd is started by the bus on the first call to its name
+  /// (and again after each exit), never by the script.
+  init(activatable: Bool = false) throws {
     directory = NSTemporaryDirectory() + "localauthd-fprintd-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     process.executableURL = root.appendingPathComponent("Tests/fprintd/private-stack.sh")
-    process.arguments = [directory]
+    process.arguments = [directory] + (activatable ? ["activatable"] : [])
     process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle(forWritingAtPath: "/dev/null")
@@ -188,6 +190,24 @@ final class FprintdStack: @unchecked Sendable {
     guard enroll.terminationStatus == 0 else { throw DaemonTestError("fprintd-enroll failed") }
     // Watched from here on: the enrollment's own finger-needed changes are not the daemon's verifies.
     try watchFingerNeeded()
+  }
+
+  /// How many times the bus activated fprintd (activatable stacks).
+  var activations: Int {
+    let text = (try? String(contentsOfFile: directory + "/activations", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").count
+  }
+
+  /// Whether the last fprintd started is still alive.
+  var fprintdIsRunning: Bool {
+    let text = (try? String(contentsOfFile: directory + "/fprintd.pid", encoding: .utf8)) ?? ""
+    let pid = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    // Alive and not a zombie its parent (the bus) has not reaped yet.
+    guard !pid.isEmpty,
+      let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return false }
+    return !stat[close...].hasPrefix(") Z")
   }
 
   /// Kills fprintd (SIGKILL).

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A hostile stand-in on the module's socket, for the robustness tests only: it answers session.hello
-(except in the silent and close modes), then behaves badly in one way. The module must neither crash
+"""A hostile stand-in on the module's socket, for the robustness tests only: it answers session.hello and
+context.canEvaluatePolicy (id 2: yes, a fingerprint sensor; except in the silent and close modes), then
+behaves badly in one way about the evaluation (id 3). The module must neither crash
 nor believe it.
 
 Usage: hostile_daemon.py SOCKET MODE   (prints "ready" once listening; serves until killed)
@@ -17,14 +18,15 @@ def reply(conn):
     conn.settimeout(30)
     data = b""
     try:
-        while data.count(b"\n") < 2:
+        while data.count(b"\n") < 3:
             chunk = conn.recv(4096)
             if not chunk:
                 return
             data += chunk
-        started = b'{"jsonrpc":"2.0","method":"evaluation.started","params":{"requestID":"HOSTILE-1","id":2}}\n'
+        started = b'{"jsonrpc":"2.0","method":"evaluation.started","params":{"requestID":"HOSTILE-1","id":3}}\n'
         if mode not in ("silent", "close"):
             conn.sendall(b'{"jsonrpc":"2.0","id":1,"result":{"server":"localauthd","biometryType":"touchID"}}\n')
+            conn.sendall(b'{"jsonrpc":"2.0","id":2,"result":{"canEvaluate":true,"biometryType":"touchID"}}\n')
         if mode == "huge-line":
             conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"x":"' + b"A" * 200000)
             conn.sendall(b'"}}\n' + started)
@@ -32,20 +34,20 @@ def reply(conn):
         elif mode == "deep-nesting":
             conn.sendall(b"[" * 100000 + b"\n" + b'{"id":' * 5000 + b"\n" + started)
         elif mode == "garbage":
-            conn.sendall(bytes(range(256)) * 40 + b"\n\xff\xfe{\"id\":2,\"result\n{\"id\":2,\"result\":}\n")
-            conn.sendall(b'{"id":2,"result":{"a":1e999999999999,"b":-0.0e-5,"c":"\\ud800"},"id":2,}\n')
+            conn.sendall(bytes(range(256)) * 40 + b"\n\xff\xfe{\"id\":3,\"result\n{\"id\":3,\"result\":}\n")
+            conn.sendall(b'{"id":3,"result":{"a":1e999999999999,"b":-0.0e-5,"c":"\\ud800"},"id":3,}\n')
         elif mode == "wrong-id":
             conn.sendall(b'{"jsonrpc":"2.0","id":99,"result":{"requestID":"X"}}\n')
-            conn.sendall(b'{"jsonrpc":"2.0","id":"2","result":{"requestID":"X"}}\n')
-            conn.sendall(b'{"jsonrpc":"2.0","id":2.5,"result":{"requestID":"X"}}\n')
-            conn.sendall(b'{"jsonrpc":"2.0","id":2,"result":"yes"}\n')
+            conn.sendall(b'{"jsonrpc":"2.0","id":"3","result":{"requestID":"X"}}\n')
+            conn.sendall(b'{"jsonrpc":"2.0","id":3.5,"result":{"requestID":"X"}}\n')
+            conn.sendall(b'{"jsonrpc":"2.0","id":3,"result":"yes"}\n')
         elif mode == "escapes":
             evil = b'\\u001b]0;pwned\\u0007\\u001b[31m%s%n%x\\u00e9'
             conn.sendall(started)
             conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"requestID":"HOSTILE-1","feedback":"' + evil + b'","attempt":1}}\n')
-            conn.sendall(b'{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"x","data":{"name":"' + evil + b'","requestID":"' + evil + b'"}}}\n')
+            conn.sendall(b'{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"x","data":{"name":"' + evil + b'","requestID":"' + evil + b'"}}}\n')
         elif mode == "success":
-            conn.sendall(started + b'{"jsonrpc":"2.0","id":2,"result":{"requestID":"HOSTILE-1","policy":1,"sensor":"face","reused":false}}\n')
+            conn.sendall(started + b'{"jsonrpc":"2.0","id":3,"result":{"requestID":"HOSTILE-1","policy":1,"sensor":"face","reused":false}}\n')
         elif mode == "close":
             return
         # silent, and every mode after its bytes: hold the connection until the module goes.

@@ -8,6 +8,8 @@ import select
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -15,6 +17,7 @@ SCALE = float(os.environ.get("LOCALAUTHD_TEST_TIMEOUT_SCALE", "1"))
 DAEMON = os.path.abspath(os.environ["LOCALAUTHD"])
 MODULE = os.path.abspath(os.environ["PAM_MODULE"])
 MODULE_ASAN = os.path.abspath(os.environ.get("PAM_MODULE_ASAN", MODULE))
+REQUESTER_HELPER = os.path.abspath(os.environ.get("PAM_REQUESTER_HELPER", ".build/pam/pam_as_requester"))
 MULTIARCH = subprocess.run(["gcc", "-print-multiarch"], capture_output=True, text=True).stdout.strip()
 PAM_UNIX = f"/lib/{MULTIARCH}/security/pam_unix.so"
 WRAPPER = f"/usr/lib/{MULTIARCH}/libpam_wrapper.so"
@@ -23,6 +26,8 @@ PASSWORD = "Sw0rdfish-pam"
 PASSED = FAILED = 0
 # The directory of service files pam_wrapper loads (set by the test run).
 SERVICES = None
+# The private journal the module writes to (set by the test run): see Journal.
+JOURNAL = None
 
 # What pamtester prints for each code the module returns (pam_strerror).
 SAYS = {
@@ -48,11 +53,12 @@ def check(description, ok, detail=""):
 class Daemon:
     """The real localauthd on a socket in a temporary directory."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, broker=""):
+        os.makedirs(directory, exist_ok=True)
         self.socket = os.path.join(directory, "localauthd.sock")
         config = os.path.join(directory, "localauthd.conf")
         with open(config, "w") as f:
-            f.write("[Broker]\nPromptTimeoutSec=60\n[Sensor.face]\nKind=faceID\nDefault=WAIT\n"
+            f.write(f"[Broker]\nPromptTimeoutSec=60\n{broker}[Sensor.face]\nKind=faceID\nDefault=WAIT\n"
                     "[Sensor.passcode]\nKind=passcode\n")
         self.log = open(os.path.join(directory, "daemon.log"), "w")
         self.process = subprocess.Popen(
@@ -91,11 +97,82 @@ class Daemon:
     def reset(self):
         self.script("DEFAULT WAIT")
         self.call("sensors.resetLockout", {"user": USER})
+        # pamtester runs as root, and failures of an evaluation that another uid requested count
+        # against that requester (issue 18): here root.
+        self.call("sensors.resetLockout", {"user": "root"})
 
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=10 * SCALE)
         self.log.close()
+
+
+class Journal:
+    """The module's journal entries, without the host's journal: every PAM process runs in a mount
+    namespace of its own where /run/systemd/journal is this directory, so sd_journal_send's datagrams
+    arrive on this socket (native protocol: KEY=value lines). A thread drains it at once: a full
+    datagram queue would block the module."""
+
+    def __init__(self, directory):
+        self.directory = os.path.join(directory, "journal")
+        os.mkdir(self.directory)
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.socket.bind(os.path.join(self.directory, "socket"))
+        self.received = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self):
+        while True:
+            data = self.socket.recv(1 << 20)
+            entry = {}
+            for line in data.split(b"\n"):
+                key, _, value = line.partition(b"=")
+                if key:
+                    entry[key.decode()] = value.decode(errors="replace")
+            with self.lock:
+                self.received.append(entry)
+
+    def entries(self):
+        """The entries that arrived since the last call, as dicts."""
+        time.sleep(0.05)  # a datagram sent just before the PAM process exited is in the socket: let it land
+        with self.lock:
+            found, self.received = self.received, []
+        return found
+
+    def last(self):
+        entries = self.entries()
+        return entries[-1] if entries else {}
+
+
+def in_private_namespace(command):
+    """command inside a mount namespace of its own whose /run/systemd/journal is JOURNAL's directory (a
+    tmpfs hides the rest of /run/systemd there: logind's records too, so a session found in the cgroup
+    has no record and the module steps aside, as it must)."""
+    if JOURNAL is None:
+        return command
+    setup = ('if [ -d /run/systemd ]; then mount -t tmpfs tmpfs /run/systemd; '
+             'else mount -t tmpfs tmpfs /run && mkdir /run/systemd; fi && mkdir /run/systemd/journal && '
+             'mount --bind "$0" /run/systemd/journal && exec "$@"')
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", setup, JOURNAL.directory] + command
+
+
+def prepare(prefix):
+    """A temporary directory holding the service files pam_wrapper loads and the private journal."""
+    global SERVICES, JOURNAL
+    directory = tempfile.mkdtemp(prefix=prefix)
+    SERVICES = os.path.join(directory, "services")
+    os.mkdir(SERVICES)
+    JOURNAL = Journal(directory)
+    return directory
+
+
+def daemon_for_user(directory):
+    """The real daemon, with USER's passcode and face enrolled."""
+    daemon = Daemon(directory)
+    daemon.call("sensors.setPasscode", {"passcode": "1234", "user": USER})
+    daemon.call("sensors.enroll", {"sensor": "face", "identity": "face-of-test", "user": USER})
+    return daemon
 
 
 def environment(extra=None, asan=False):
@@ -112,14 +189,18 @@ def environment(extra=None, asan=False):
     return env
 
 
-def pamtester(service, stdin=b"", extra_env=None, items=(), asan=False, user=USER):
-    """pamtester without a controlling terminal (its own session): the module uses the conversation."""
+def pamtester(service, stdin=b"", extra_env=None, items=(), asan=False, user=USER, requester=None, private=True):
+    """pamtester without a controlling terminal (its own session): the module uses the conversation.
+    requester: a uid that runs it as su does for that user (the real uid, effective uid root), through
+    pam_as_requester. private=False: not in the private journal's namespace (for timing a quick exit)."""
     command = ["pamtester", "-v"]
     for item in items:
         command += ["-I", item]
     command += [service, user, "authenticate"]
+    if requester is not None:
+        command = [REQUESTER_HELPER, str(requester), service, user]
     started = time.monotonic()
-    result = subprocess.run(command, input=stdin, capture_output=True, env=environment(extra_env, asan),
+    result = subprocess.run(in_private_namespace(command) if private else command, input=stdin, capture_output=True, env=environment(extra_env, asan),
                             start_new_session=True, timeout=60 * SCALE)
     elapsed = time.monotonic() - started
     return result.returncode, (result.stdout + result.stderr).decode(errors="replace"), elapsed
@@ -131,6 +212,7 @@ class Terminal:
     def __init__(self, command, extra_env=None):
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
+            command = in_private_namespace(command)
             os.execvpe(command[0], command, environment(extra_env))
         self.output = b""
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs a command on a new pseudo-terminal (its controlling terminal) and types real keys into it.
 
-Usage: pty-run.py [--timeout S] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
+Usage: pty-run.py [--timeout S] [--optional-steps] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
 Each step waits until PATTERN (a regular expression) has appeared in the output since the previous
 step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03). Afterwards it reads until the command
-exits, prints the whole transcript, then "pty-run: exit N" and, per step, "pty-run: step K seen after
-M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, 124 when it did not exit in time)."""
+exits, prints the whole transcript, then "pty-run: exit N", "pty-run: took M ms" (start to exit) and, per step, "pty-run: step K seen after
+M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, unless
+--optional-steps: then the steps left are skipped once the command exits; 124 when it did not exit in time)."""
 import os
 import pty
 import re
@@ -16,10 +17,14 @@ import time
 args = sys.argv[1:]
 timeout = 30.0
 steps = []
+optional = False
 while args and args[0] != "--":
     if args[0] == "--timeout":
         timeout = float(args[1])
         args = args[2:]
+    elif args[0] == "--optional-steps":
+        optional = True
+        args = args[1:]
     elif args[0] == "--step":
         steps.append((re.compile(args[1].encode()), args[2].encode().decode("unicode_escape").encode("latin-1")))
         args = args[3:]
@@ -68,6 +73,8 @@ while time.monotonic() < deadline:
     chunk = read(deadline - time.monotonic())
     if not chunk:
         break
+took = (time.monotonic() - started) * 1000  # the terminal closed: the command ended
+missed = missed and not optional
 code = 125 if missed else 124  # 124: the command did not exit in time
 grace = time.monotonic() + 2  # the output ended: the command is exiting
 waited, status = os.waitpid(pid, os.WNOHANG)
@@ -81,6 +88,7 @@ elif not missed:
     code = os.waitstatus_to_exitcode(status)
 sys.stdout.write(output.decode(errors="replace"))
 print(f"\npty-run: exit {code}")
+print(f"pty-run: took {took:.0f} ms")
 for index, when in enumerate(seen):
     print(f"pty-run: step {index + 1} " + (f"seen after {when:.0f} ms" if when is not None else "not seen"))
 sys.exit(code)

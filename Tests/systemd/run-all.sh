@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs every real-systemd harness against one daemon binary, in order:
 # verify-units.sh, socket-activation.sh, notify-watchdog.py, journal.sh, doctor.sh,
-# nspawn.sh, pam-sudo.sh (needs the PAM module: make pam). Installs missing Debian packages first (apt-get install
+# nspawn.sh, pam-sudo.sh (needs the PAM module: make pam), fprintd-sudo.sh (needs the .deb: make deb). Installs missing Debian packages first (apt-get install
 # --no-install-recommends). Must run as root. Prints each harness's result
 # and a final "N passed, N failed" over all of them; exits non-zero when any
 # check failed or any harness could not run.
@@ -34,10 +34,14 @@ for pair in $REQUIRED; do need_cmd "${pair#*:}"; done
 TOTAL_PASSED=0
 TOTAL_FAILED=0
 SUMMARY=()
-for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh; do
+# fprintd-sudo.sh tries the .deb ($LOCALAUTHD_DEB, else the newest .build/deb/localauthd_*.deb).
+LOCALAUTHD_DEB=${LOCALAUTHD_DEB:-$(ls -t "$REPO"/.build/deb/localauthd_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)}
+for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh fprintd-sudo.sh; do
     echo "=== $harness ($LOCALAUTHD)"
     log=$(mktemp /tmp/localauthd-run-all.XXXXXX)
-    "$HERE/$harness" "$LOCALAUTHD" 2>&1 | tee "$log"
+    argument=$LOCALAUTHD
+    [ "$harness" = fprintd-sudo.sh ] && argument=$LOCALAUTHD_DEB
+    "$HERE/$harness" "$argument" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     counts=$(tail -n 1 "$log")
     rm -f "$log"

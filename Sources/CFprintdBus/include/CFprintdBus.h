@@ -28,8 +28,4 @@ int lfb_call(lfb_bus *bus, uint64_t token, const char *path, const char *interfa
 /// Flushes and frees the connection.
 void lfb_close(lfb_bus *bus);
 
-/// ListEnrolledFingers(user) on a private short-lived connection, waiting at most `timeout_usec`;
-/// fills `out` (malloc'ed strings, at most `capacity`) and returns the count, 0 for no prints, or -errno
-/// (-ENODEV when fprintd or its device is missing).
-int lfb_list_enrolled_sync(const char *user, uint64_t timeout_usec, char **out, int capacity);
 #endif
