@@ -70,8 +70,9 @@ import Testing
     _ = harness.face.script([.cancel], replace: false)
     #expect(await app.evaluate()?.code == .userCancel)
     harness.clock.advance(by: .milliseconds(40))
-    _ = await app.startEvaluation()
-    _ = await app.startEvaluation()
+    // Two code paths of an app, each with its own context, as apps have them.
+    _ = await app.startEvaluation(context: await app.createContext())
+    _ = await app.startEvaluation(context: await app.createContext())
     let counts = await app.call(Method.brokerFindings)?.object?["counts"]?.objectValue
     #expect(counts?["repromptAfterCancel"] == 1)
     #expect(counts?["overlappingPrompts"] == 1)
