@@ -209,7 +209,7 @@ check "a process entered with nsenter (no session): sudo asks for the password; 
 # cgroup, so the kernel places sudo in no session at all (noSession) although XDG_SESSION_ID is set:
 # the variable is not what decides.
 out=$(cx pty-run --timeout 20 --step "$SUDO_PROMPT" "$PASSWORD\r" -- systemd-run --quiet --pty --wait --collect \
-    -p User=alice -p PAMName=la-background sh -c 'loginctl show-session "$XDG_SESSION_ID" -p Class; sudo -k true' 2>&1)
+    -p User=alice -p PAMName=la-background sh -c 'loginctl --no-pager show-session "$XDG_SESSION_ID" -p Class; sudo -k true' 2>&1)
 echo "$out" | sed 's/^/     | /'
 entry=$(last_entry PAM_SERVICE=sudo)
 check "a service's background session ($(grep -o 'Class=[a-z-]*' <<<"$out")): sudo asks for the password; the journal says $(json_get "$entry" LA_ERROR)" \
