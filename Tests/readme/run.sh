@@ -5,6 +5,9 @@
 # what doctor says (once: doctor counts since start), then the first session twice in a row.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# As from a person's shell: a make started by `make test` would otherwise pass its -w on, and
+# `make -s run-socket` would print "Entering directory" around the path.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 # Unless told otherwise, make run serves a private socket in the clone, never the service's.
 default_socket=$(env -u RUN_SOCKET make -s run-socket)
 case "$default_socket" in
