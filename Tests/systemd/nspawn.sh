@@ -211,10 +211,14 @@ check "daemon-started and daemon-stopping entries are in the journal" \
 
 # 9. The sandboxed unit reaches the system bus (Kind=fprintd): with no fprintd in the container,
 # the bus itself answers ServiceUnknown, which a unit cut off from the bus would never hear.
+# fprintd is activated on demand, so an evaluation of a user without a face (lauser) makes the
+# finger's first call.
 cx mkdir -p /etc/localauthd/localauthd.conf.d
 printf '[Sensor.finger]\nKind=fprintd\n' | cx tee /etc/localauthd/localauthd.conf.d/50-fprintd.conf >/dev/null
 check "systemctl restart localauthd with a fprintd sensor" cx timeout 30 systemctl restart localauthd.service
-bus_answered() { cx journalctl -b --no-pager -u localauthd.service -o cat | grep -q "fprintd sensor finger: no fprintd device (org.freedesktop.DBus.Error.ServiceUnknown)"; }
+as_user lauser localauthd-rpc --socket "$SOCK" --timeout 10 \
+    '{"method":"context.evaluatePolicy","params":{"policy":"deviceOwnerAuthenticationWithBiometrics","localizedReason":"finger"}}' >/dev/null 2>&1 || true
+bus_answered() { cx journalctl -b --no-pager -u localauthd.service -o cat | grep -q "fprintd sensor finger: fprintd not reachable (org.freedesktop.DBus.Error.ServiceUnknown)"; }
 check "the service reached the system bus (the bus answered ServiceUnknown for fprintd)" wait_for 10 bus_answered
 check "the service never failed to connect to the bus" \
     bash -c '! cx journalctl -b --no-pager -u localauthd.service -o cat | grep -q "cannot connect to the system bus"'
