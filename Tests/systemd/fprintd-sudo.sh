@@ -129,6 +129,17 @@ TRYOUT
 fi
 . "$HERE/fprintd-cases.sh"
 
+# --- issue 22's setup, as docs/rights-and-keys.md gives it, in bob's own user manager (su -l opens
+# a logind session, pam_systemd starts user@UID.service): the packaged user units serve his key ---
+agent_out=$(cx su -l bob -c 'systemctl --user enable --now localauthd-ssh-agent.socket &&
+    localauthctl ssh-key create unit-check >/dev/null &&
+    SSH_AUTH_SOCK=$XDG_RUNTIME_DIR/localauthd/ssh-agent.sock ssh-add -L &&
+    systemctl --user is-active localauthd-ssh-agent.service' 2>&1)
+before=$FAILED
+check "systemctl --user enable --now localauthd-ssh-agent.socket: ssh-add -L lists bob's key through the socket-activated agent" \
+    bash -c 'grep -q "^ecdsa-sha2-nistp256 AAAA[^ ]* unit-check$" <<<"$1" && grep -qx active <<<"$1"' - "$agent_out"
+[ "$FAILED" -gt "$before" ] && printf '     %s\n' "$agent_out" | tail -n 8
+
 # --- the journal: no thread-priority noise after a minute of service ---
 # (the daemon restarted during the cases: wait until its process has served a minute)
 pid=$(cx systemctl show -P MainPID localauthd.service)
