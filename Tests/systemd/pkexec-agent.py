@@ -14,6 +14,7 @@ import pty
 import re
 import select
 import sys
+import termios
 import time
 
 user = sys.argv[1]
@@ -51,6 +52,14 @@ class Shell:
     def type(self, text):
         os.write(self.fd, text.encode())
 
+    def wait_for_echo_off(self, seconds=5):
+        """Waits until the program on the terminal turned echo off (a password prompt's
+        tcsetattr(TCSAFLUSH) discards what was typed before it). On Linux a pty master's
+        tcgetattr reads the terminal's modes."""
+        deadline = time.monotonic() + seconds
+        while termios.tcgetattr(self.fd)[3] & termios.ECHO and time.monotonic() < deadline:
+            time.sleep(0.01)
+
 
 a, b = Shell(), Shell()
 a.expect(rb"\$ $")
@@ -62,6 +71,7 @@ time.sleep(1.0)  # pkttyagent registers on the system bus; it prints nothing unt
 mark = len(a.output)
 a.type("pkexec /usr/bin/true; echo EXIT=$?\r")
 if password is not None and b.expect(rb"Password: "):
+    b.wait_for_echo_off()
     b.type(password + "\r")
 done = a.expect(rb"EXIT=(\d+)\r", seconds=30, start=mark)
 for shell in (a, b):
