@@ -75,8 +75,9 @@ run_cases() {
     hold "$module, password typed while the sensor waits: sudo runs, nothing hangs" \
         grep -q '^pty-run: exit 0$' <<<"$out"
 
-    # Ctrl-C at the first prompt, and again if sudo's own prompt follows.
-    out=$(sudo_run alice - --step "$ANY_PROMPT|finger" '\x03' --step "$SUDO_PROMPT" '\x03')
+    # Ctrl-C at the first prompt, and again if sudo's own prompt follows (200 ms after each prompt,
+    # as a person: sudo loses a Ctrl-C typed within a few milliseconds of its prompt).
+    out=$(sudo_run alice - --settle-ms 200 --step "$ANY_PROMPT|finger" '\x03' --step "$SUDO_PROMPT" '\x03')
     row "$module" "Ctrl-C" "$out"
     hold "$module, Ctrl-C: sudo ends (exit $(field exit "$out"), Ctrl-C pressed $(grep -c '^pty-run: step [0-9] seen' <<<"$out") times), nothing hangs" \
         bash -c '! grep -Eq "^pty-run: exit (0|124)$" <<<"$1"' _ "$out"

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Runs a command on a new pseudo-terminal (its controlling terminal) and types real keys into it.
 
-Usage: pty-run.py [--timeout S] [--optional-steps] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
+Usage: pty-run.py [--timeout S] [--optional-steps] [--settle-ms MS] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
 Each step waits until PATTERN (a regular expression) has appeared in the output since the previous
 step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03). Afterwards it reads until the command
 exits, prints the whole transcript, then "pty-run: exit N", "pty-run: took M ms" (start to exit) and, per step, "pty-run: step K seen after
 M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, unless
---optional-steps: then the steps left are skipped once the command exits; 124 when it did not exit in time)."""
+--optional-steps: then the steps left are skipped once the command exits; 124 when it did not exit in time).
+With --settle-ms, each step's keys are typed that long after its pattern appeared, as a person
+would: a key typed the instant a prompt appears can reach a program before it is ready for it
+(sudo loses a Ctrl-C typed within a few milliseconds of "[sudo] password for")."""
 import os
 import pty
 import re
@@ -18,9 +21,13 @@ args = sys.argv[1:]
 timeout = 30.0
 steps = []
 optional = False
+settle = 0.0
 while args and args[0] != "--":
     if args[0] == "--timeout":
         timeout = float(args[1])
+        args = args[2:]
+    elif args[0] == "--settle-ms":
+        settle = float(args[1]) / 1000
         args = args[2:]
     elif args[0] == "--optional-steps":
         optional = True
@@ -67,6 +74,8 @@ for pattern, keys in steps:
         break
     seen.append((time.monotonic() - started) * 1000)
     mark = match.end()
+    if settle:
+        time.sleep(settle)
     os.write(fd, keys)
 deadline = time.monotonic() + timeout
 while time.monotonic() < deadline:
