@@ -26,6 +26,10 @@ extension Broker {
       let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
       let signature: [UInt8]
       do throws(RPCError) {
+        // The signature unseals the key on the store's thread: one admitted store request, as
+        // every other, so signatures passing a reuse window cannot crowd others off the store.
+        try admitStoreRequest(of: client)
+        defer { storeBacklog.release(uid: uid) }
         signature = try await withStoreOffLoop(notFound: "The SSH key was deleted.") { store in
           let signature = try store.sshPrivateKey(for: record).signature(for: data)
           if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
