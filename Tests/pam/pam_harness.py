@@ -1,10 +1,12 @@
 """What the PAM module tests share: the real daemon, pamtester through pam_wrapper, a pseudo-terminal
 that types real keys, and the check counter. Imported by pam_module_tests.py."""
+import atexit
 import json
 import os
 import pty
 import re
 import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -28,6 +30,24 @@ PASSED = FAILED = 0
 SERVICES = None
 # The private journal the module writes to (set by the test run): see Journal.
 JOURNAL = None
+
+_SHARED_SCRIPTS = None
+
+
+def script_for_other_users(name):
+    """The path of a copy of Tests/pam/NAME that every user can read: the attackers run as other
+    users, and a clone may sit in a directory only root can enter (`mktemp -d` makes it 0700)."""
+    global _SHARED_SCRIPTS
+    if _SHARED_SCRIPTS is None:
+        _SHARED_SCRIPTS = tempfile.mkdtemp(prefix="localauthd-pam-scripts.")
+        os.chmod(_SHARED_SCRIPTS, 0o755)
+        atexit.register(shutil.rmtree, _SHARED_SCRIPTS, True)
+    copy = os.path.join(_SHARED_SCRIPTS, name)
+    if not os.path.exists(copy):
+        shutil.copyfile(os.path.join(HERE, name), copy)
+        os.chmod(copy, 0o644)
+    return copy
+
 
 # What pamtester prints for each code the module returns (pam_strerror).
 SAYS = {

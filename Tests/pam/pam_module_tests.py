@@ -228,7 +228,8 @@ def hostile(directory):
     os.chmod(untrusted, 0o777)
     os.chmod(directory, 0o755)
     server = subprocess.Popen(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable,
-                               os.path.join(HERE, "hostile_daemon.py"), os.path.join(untrusted, "hostile.sock"),
+                               pam_harness.script_for_other_users("hostile_daemon.py"),
+                               os.path.join(untrusted, "hostile.sock"),
                                "success"], stdout=subprocess.PIPE)
     server.stdout.readline()
     rc, out, _ = pamtester("la-untrusted")

@@ -10,7 +10,7 @@ import sys
 import time
 
 import pam_harness
-from pam_harness import HERE, PASSWORD, SCALE, USER, Daemon, Terminal, check, pamtester, says
+from pam_harness import PASSWORD, SCALE, USER, Daemon, Terminal, check, pamtester, says
 
 # Accounts only these tests use (other helpers run tests at the same time).
 USER_A, USER_B, USER_U, USER_N = "lapamta", "lapamtb", "lapamtu", "lapamtn"
@@ -22,7 +22,7 @@ class Attacker:
 
     def __init__(self, socket_path, user, mode, *args):
         command = ["setpriv", f"--reuid={user}", f"--regid={user}", "--clear-groups", sys.executable,
-                   os.path.join(HERE, "user_attacker.py"), socket_path, mode, *args]
+                   pam_harness.script_for_other_users("user_attacker.py"), socket_path, mode, *args]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.lines = []
         self.partial = b""
