@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -80,8 +81,21 @@ int ldp_poll_input(const int *fds, short *ready, int count, int timeout_ms) {
 }
 
 ssize_t ldp_write(int fd, const void *buffer, size_t count) {
+    /* A driver that has exited closes the pipe: the write fails with EPIPE and raises SIGPIPE, which
+       would end a process that has not ignored it (a test runner, an app using the library). Block
+       it for this thread during the write and take the one it raised. */
+    sigset_t pipe_only, previous;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
     ssize_t result = write(fd, buffer, count);
-    return result < 0 ? -errno : result;
+    int saved = errno;
+    if (result < 0 && saved == EPIPE && !sigismember(&previous, SIGPIPE)) {
+        const struct timespec now = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &now) < 0 && errno == EINTR) {}
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    return result < 0 ? -saved : result;
 }
 
 ssize_t ldp_read(int fd, void *buffer, size_t count) {

@@ -24,12 +24,15 @@ final class DriverProcess {
     stderrFD = child.stderr_fd
   }
 
-  /// Writes one whole line; false when the pipe is full or closed (a driver that does not read).
-  func send(_ line: String) -> Bool {
-    guard !closed else { return false }
+  /// Writes one whole line; `.notRead` when the pipe is full (a driver that does not read its input),
+  /// `.gone` when its read end is closed (the driver has exited, or is exiting).
+  @discardableResult
+  func send(_ line: String) -> DriverSendOutcome {
+    guard !closed else { return .gone }
     var bytes = Array(line.utf8)
     let written = ldp_write(stdinFD, &bytes, bytes.count)
-    return written == bytes.count
+    if written == bytes.count { return .sent }
+    return written == -Int(EPIPE) ? .gone : .notRead
   }
 
   /// Kills the process group, reaps the process and closes the pipes; returns how it ended. With
@@ -68,4 +71,14 @@ final class DriverProcess {
 struct DriverSpawnError: Error, CustomStringConvertible {
   let errno: Int32
   var description: String { String(cString: strerror(errno)) }
+}
+
+/// How writing a line to a driver went.
+enum DriverSendOutcome {
+  /// The whole line is in the pipe.
+  case sent
+  /// The pipe is full or took part of the line: the driver does not read its input (it hangs).
+  case notRead
+  /// Nobody reads the pipe any more: the driver has exited; its end of output tells how.
+  case gone
 }

@@ -69,7 +69,7 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
   public func enroll(_ identity: String, for owner: UInt32) -> [String] {
     storage.withLock { s in
       if s.phase == .ready, let process = s.process,
-        process.send(DriverCommand.enroll(uid: owner, identity: identity).line)
+        process.send(DriverCommand.enroll(uid: owner, identity: identity).line) == .sent
       {
         _ = s.setEnrolled((s.enrolled[owner] ?? []).map(\.identity) + [identity], for: owner)
       }
@@ -81,7 +81,7 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
   public func unenroll(_ identity: String, for owner: UInt32) -> [String] {
     storage.withLock { s in
       if s.phase == .ready, let process = s.process,
-        process.send(DriverCommand.unenroll(uid: owner, identity: identity).line)
+        process.send(DriverCommand.unenroll(uid: owner, identity: identity).line) == .sent
       {
         _ = s.setEnrolled(
           (s.enrolled[owner] ?? []).map(\.identity).filter { $0 != identity }, for: owner)
@@ -112,7 +112,10 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
           }
           let command = DriverCommand.capture(
             id: id, uid: request.owner.uid, user: request.owner.name, attempt: request.attempt)
-          guard process.send(command.line) else {
+          // A driver that is gone (killed a moment ago) is settled by the supervisor: its end of
+          // output fails this capture with how it ended, or, if it only closed its input, the
+          // ping's deadline does.
+          if process.send(command.line) == .notRead {
             let failure = SensorFailure(.driverHung, "driver \(name) does not read its input")
             s.killRequest = failure
             return failure
@@ -132,7 +135,7 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
           s.cancelled.insert(id)
           return nil
         }
-        _ = s.process?.send(DriverCommand.cancel(id: id).line)
+        s.process?.send(DriverCommand.cancel(id: id).line)
         return pending
       }
       pending?.continuation.resume(throwing: CancellationError())

@@ -80,7 +80,9 @@ extension ExecSensor {
             let number = s.nextPingNumber
             s.nextPingNumber += 1
             s.ping = (number, now + settings.hangTimeout)
-            if s.process?.send(DriverCommand.ping(number).line) != true {
+            // A driver that is gone is noticed by its end of output; if it only closed its
+            // input, the ping's deadline ends it.
+            if s.process?.send(DriverCommand.ping(number).line) == .notRead {
               return .kill(SensorFailure(.driverHung, "driver \(name) does not read its input"))
             }
             wakeAt = now + settings.hangTimeout

@@ -60,6 +60,24 @@ import Testing
     #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
+  @Test func aDriverThatClosedItsInputIsHungAfterThePingDeadline() async throws {
+    let harness = try DriverHarness()
+    // First run: closes its input (writes to it fail with EPIPE) but keeps running.
+    let sensor = harness.sensor(
+      [try flaky(harness, ":", beforeHello: "echo 'HELLO 1'; echo READY; exec sleep 1000 0<&-")],
+      hangTimeoutMs: 200)
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    let hang = await failure { try await sensor.capture(request()) }
+    #expect(hang?.reason == .driverHung)
+    #expect(
+      harness.journal.contains {
+        $0.contains("did not answer PING") && $0.contains("killed by signal 9")
+      })
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+  }
+
   @Test func aWaitingDriverThatAnswersPingsIsNotHung() async throws {
     let harness = try DriverHarness()
     // First run: never answers the capture, but keeps answering pings (a person who has not looked yet).

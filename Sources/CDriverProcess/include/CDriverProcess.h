@@ -17,7 +17,8 @@ typedef struct {
 int ldp_spawn(char *const argv[], ldp_child *out);
 /// poll(2) on up to three descriptors for input; fills `ready` with the revents; returns the count or -errno.
 int ldp_poll_input(const int *fds, short *ready, int count, int timeout_ms);
-/// write(2), returning bytes written or -errno (EAGAIN when the pipe is full).
+/// write(2), returning bytes written or -errno (EAGAIN when the pipe is full, EPIPE when nobody
+/// reads it any more, without raising SIGPIPE).
 ssize_t ldp_write(int fd, const void *buffer, size_t count);
 /// read(2), returning bytes read, 0 at end of file, or -errno.
 ssize_t ldp_read(int fd, void *buffer, size_t count);
