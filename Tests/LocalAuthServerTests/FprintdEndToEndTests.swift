@@ -226,6 +226,16 @@ import Testing
     try stack.enroll("root", print: "root-print")
     let daemon = try daemon(stack)
     let client = try daemon.connect()
+    // The daemon must have seen fprintd before it goes (on a loaded machine the daemon can start
+    // before fprintd owns its name, and then there is nothing to leave).
+    var seen = false
+    for _ in 0..<Int(500 * RunningDaemon.timeoutScale) where !seen {
+      let check = try client.call(
+        Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+      seen = check?["canEvaluate"] == true
+      if !seen { usleep(20_000) }
+    }
+    #expect(seen, "\(daemon.log())")
     try stack.killFprintd()
     #expect(daemon.waitForLog(containing: "fprintd left the bus"), "\(daemon.log())")
     // As a masked or uninstalled fprintd: the call to its name fails, and so does the evaluation.
