@@ -9,6 +9,10 @@ import Testing
 /// press the fallback button or Cancel, through the prompt agent (Apple's LAPolicy page;
 /// docs/protocol.md, "Evaluation semantics").
 @Suite struct FallbackChoiceTests {
+  /// Every wait here: generous, as each step hops between the broker and the capture tasks, and a
+  /// full `swift test` run starts hundreds of tests at once on two cores.
+  static let waitSeconds: Double = 60
+
   /// A broker with alice's face enrolled, the device owner's agent registered, and an app.
   func setUp() async -> (BrokerHarness, agent: TestClient, app: TestClient) {
     let harness = BrokerHarness()
@@ -30,7 +34,7 @@ import Testing
     }.count
     let (tag, immediate) = await app.startEvaluation(policy)
     #expect(immediate == nil)
-    _ = await agent.recorder.wait { messages in
+    _ = await agent.recorder.wait(seconds: Self.waitSeconds) { messages in
       messages.filter {
         if case .notification(Notification.agentFeedback, let params) = $0 {
           return params["feedback"] == "awaitingChoice"
@@ -57,7 +61,7 @@ import Testing
     #expect(harness.face.queuedCommands == 1, "the face is no longer looked at")
     #expect(agent.recorder.notifications(Notification.agentPasscode).isEmpty)
     _ = await agent.call(Method.agentRespond, ["requestID": requestID, "action": "fallback"])
-    _ = await agent.recorder.wait { messages in
+    _ = await agent.recorder.wait(seconds: Self.waitSeconds) { messages in
       messages.contains {
         if case .notification(Notification.agentPasscode, _) = $0 { return true }
         return false
@@ -65,7 +69,9 @@ import Testing
     }
     _ = await agent.call(
       Method.agentRespond, ["requestID": requestID, "action": "passcode", "passcode": "1234"])
-    #expect(await app.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "passcode")
+    #expect(
+      await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)?.object?["sensor"]
+        == "passcode")
     let fallback = app.recorder.notifications(Notification.fallback)
     #expect(fallback.first?["reason"] == "userFallback")
     #expect(harness.face.queuedCommands == 1)
@@ -78,7 +84,8 @@ import Testing
     _ = await agent.call(
       Method.agentRespond, ["requestID": requestID, "action": "passcode", "passcode": "1234"])
     _ = await agent.call(Method.agentRespond, ["requestID": requestID, "action": "cancel"])
-    #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userCancel)
+    #expect(
+      await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)?.code == .userCancel)
     #expect(app.recorder.notifications(Notification.fallback).isEmpty)
   }
 
@@ -87,14 +94,16 @@ import Testing
     let (tag, requestID) = await waitForTheChoice(
       harness, agent, app, .deviceOwnerAuthenticationWithBiometrics)
     _ = await agent.call(Method.agentRespond, ["requestID": requestID, "action": "fallback"])
-    #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userFallback)
+    #expect(
+      await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)?.code == .userFallback
+    )
   }
 
   @Test func aWaitNobodyAnswersEndsAtThePromptTimeout() async {
     let (harness, agent, app) = await setUp()
     let (tag, _) = await waitForTheChoice(harness, agent, app, .deviceOwnerAuthentication)
     harness.clock.advance(by: BrokerConfiguration().promptTimeout + .seconds(1))
-    let outcome = await app.recorder.waitForResponse(tag: tag)
+    let outcome = await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)
     #expect(outcome?.code == .systemCancel)
     if case .failure(let error)? = outcome { #expect(error.data["reason"] == "timeout") }
   }
@@ -106,10 +115,14 @@ import Testing
       let (tag, requestID) = await waitForTheChoice(
         harness, agent, app, .deviceOwnerAuthenticationWithBiometrics)
       _ = await agent.call(Method.agentRespond, ["requestID": requestID, "action": "cancel"])
-      #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userCancel)
+      #expect(
+        await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)?.code == .userCancel
+      )
     }
     // The fifth locks out at once: no choice to wait for.
     _ = harness.face.script([.noMatch], replace: true)
-    #expect(await app.evaluate()?.code == .biometryLockout)
+    let (tag, _) = await app.startEvaluation()
+    let locked = await app.recorder.waitForResponse(tag: tag, seconds: Self.waitSeconds)
+    #expect(locked?.code == .biometryLockout)
   }
 }
