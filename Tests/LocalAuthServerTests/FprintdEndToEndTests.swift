@@ -111,6 +111,37 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
+  @Test func aStateReadsRefreshWaitsUntilTheDeviceIsIdle() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    let first = try start(client, biometrics)
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
+    #expect(try finish(client, first).0?.object?["sensor"] == "finger")
+    usleep(1_200_000)  // the fingers fprintd reported are now stale: the next state read refreshes
+    try stack.recordDeviceCalls()
+    // As pam_localauthd: canEvaluatePolicy, then evaluatePolicy at once.
+    let check = try client.call(
+      Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+    #expect(check?["canEvaluate"] == true)
+    let next = try start(client, biometrics)
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
+    #expect(try finish(client, next).0?.object?["sensor"] == "finger")
+    // The refresh still comes, once the device is idle; never between the read and the Claim.
+    for _ in 0..<500 where !stack.deviceCalls.contains("ListEnrolledFingers") { usleep(10_000) }
+    let calls = stack.deviceCalls
+    #expect(calls.first == "Claim", "\(calls)")
+    if let refreshed = calls.firstIndex(of: "ListEnrolledFingers"),
+      let released = calls.firstIndex(of: "Release")
+    {
+      #expect(refreshed > released, "\(calls)")
+    } else {
+      Issue.record("no refresh after the release: \(calls)")
+    }
+    #expect(daemon.stop() == 0)
+  }
+
   @Test func aCancelStopsTheVerifyAndReleasesTheDevice() throws {
     let stack = try FprintdStack()
     try stack.enroll("root", print: "root-print")
