@@ -12,7 +12,8 @@ import statistics
 import sys
 
 TARGET = 1.10
-TIMED = re.compile(r"^timed-sudo: (\d+) ms, cpu ([0-9.]+) ms .*from ([0-9.]+) to ([0-9.]+)", re.M)
+TIMED = re.compile(
+    r"^timed-sudo: (\d+) ms, cpu ([0-9.]+) ms \(.* then ([0-9.]+) ms\), from ([0-9.]+) to ([0-9.]+)", re.M)
 MODULES = ("pam_localauthd", "pam_fprintd")
 
 
@@ -35,8 +36,9 @@ def figures(out_path):
     timed = TIMED.search(text)
     if not by_finger or not timed:
         return None
-    wall, cpu, start, end = int(timed[1]), float(timed[2]), float(timed[3]), float(timed[4])
-    row = {"wall": wall, "cpu": cpu}
+    wall, cpu, later = int(timed[1]), float(timed[2]), float(timed[3])
+    start, end = float(timed[4]), float(timed[5])
+    row = {"wall": wall, "cpu": cpu, "later": later}
     events = read_events(out_path.with_suffix(".events"))
     claim = first(events, "Claim", start)
     status = first(events, "VerifyStatus", claim) if claim else None
@@ -63,11 +65,12 @@ def main():
             missed[module] += 1
         else:
             rows[module].append(row)
-    columns = [("wall", "wall"), ("cpu", "cpu"), ("before", "start->Claim"),
+    columns = [("wall", "wall"), ("cpu", "cpu"), ("later", "cpu after"), ("before", "start->Claim"),
                ("cycle", "Claim->VerifyStatus"), ("after", "VerifyStatus->end"), ("own", "outside the cycle")]
     medians = {}
     print("     sudo by finger, interleaved runs: medians in ms (cpu: sudo and all it ran, and the system")
-    print("     services meanwhile; the bus events split sudo's wall time around fprintd's cycle)")
+    print("     services until a second after sudo ended; cpu after: that second's share; the bus events")
+    print("     split sudo's wall time around fprintd's cycle)")
     print("     " + f"{'':16}{'runs':>5}" + "".join(f"{title:>{width(title)}}" for _, title in columns))
     for module in MODULES:
         medians[module] = {}

@@ -7,13 +7,15 @@ export SUDO_PROMPT
 # sudo_run WHO PRESS [pty-run arguments...]: `sudo -k true` as WHO in a logind session (su -l) on a
 # pseudo-terminal of its own (su --pty); PRESS ("-" for none) is pressed on the virtual sensor the
 # moment fprintd's device waits for a finger (vfinger watches the bus: no polling, the same for both
-# modules). vfinger records the bus events of the run in /tmp/vfinger-events.
+# modules). vfinger records the bus events of the run in /tmp/vfinger-events. $TIMED_SUDO is the
+# command run in the session (timed-sudo; the timing runs add --after).
+TIMED_SUDO=timed-sudo
 sudo_run() {
     local who=$1 press=$2
     shift 2
     local finger=
     [ "$press" = - ] || finger="vfinger --events /tmp/vfinger-events $press --"
-    cx sh -c "rm -f /tmp/vfinger-events; exec $finger pty-run --timeout 25 --optional-steps \"\$@\" -- su -P -l $who -c timed-sudo" \
+    cx sh -c "rm -f /tmp/vfinger-events; exec $finger pty-run --timeout 25 --optional-steps \"\$@\" -- su -P -l $who -c '$TIMED_SUDO'" \
         pty "$@" 2>&1
 }
 
@@ -35,7 +37,7 @@ race() {
     for index in $(seq -w "$runs"); do
         for module in localauthd fprintd; do
             cp "$RUN/sudo.$module" "$ROOT/etc/pam.d/sudo"
-            sudo_run alice alice-print >"$dir/$index-pam_$module.out"
+            TIMED_SUDO="timed-sudo --after" sudo_run alice alice-print >"$dir/$index-pam_$module.out"
             cx cat /tmp/vfinger-events >"$dir/$index-pam_$module.events" 2>/dev/null
             [ $module = localauthd ] && by_finger "$(<"$dir/$index-pam_$module.out")" && finger=$((finger + 1))
         done
