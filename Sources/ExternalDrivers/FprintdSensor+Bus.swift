@@ -130,6 +130,9 @@ extension FprintdSensor {
       }
       let owners = refreshDue
       refreshDue.removeAll()
+      // fprintd left the bus meanwhile (its idle exit): no refresh may start it again, and its
+      // return refreshes every owner. (An unreachable one is retried: that is how it is found.)
+      if device == nil, cache.withLock({ $0.reachable && !$0.present }) { return }
       for owner in owners.sorted() { refresh(owner) }
     }
   }

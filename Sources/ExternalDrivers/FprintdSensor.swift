@@ -121,6 +121,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
         active.resume.finish(
           .failure(SensorFailure(.serviceUnavailable, "the fprintd sensor stopped")))
       }
+      refreshDue.removeAll()
       deviceLookupEnded()
       deviceReleased()
     }
