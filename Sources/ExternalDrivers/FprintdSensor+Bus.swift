@@ -90,7 +90,7 @@ extension FprintdSensor {
           $0.present = true
         }
         log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")
-        for owner in cache.withLock({ $0.owners }) { refresh(owner) }
+        refreshWhenIdle(cache.withLock { $0.owners })
       } else {
         device = nil
         // Nothing on the bus can start it (not installed, no bus): unavailable until it appears.
@@ -115,6 +115,38 @@ extension FprintdSensor {
     if !lookingForDevice { findDevice() }
   }
 
+  /// Refreshes these owners' enrolled sets once the device has been idle for `refreshDelay` (loop
+  /// thread): never between a state read and the capture that follows it, nor during a capture,
+  /// where fprintd would check the caller's rights for them before the Claim.
+  func refreshWhenIdle(_ owners: [UInt32]) {
+    refreshDue.formUnion(owners)
+    guard !refreshArmed, !refreshDue.isEmpty else { return }
+    refreshArmed = true
+    loop.after(Self.refreshDelay) { [self] in
+      refreshArmed = false
+      guard active == nil else { return }  // the release arms it again
+      guard ContinuousClock.now - idleSince >= Self.refreshDelay else {
+        return refreshWhenIdle([])
+      }
+      let owners = refreshDue
+      refreshDue.removeAll()
+      // fprintd left the bus meanwhile (its idle exit): no refresh may start it again, and its
+      // return refreshes every owner. (An unreachable one is retried: that is how it is found.)
+      if device == nil, cache.withLock({ $0.reachable && !$0.present }) { return }
+      for owner in owners.sorted() { refresh(owner) }
+    }
+  }
+
+  /// The device is free again (loop thread): the captures that waited for it begin, in order, and
+  /// the refreshes due run once it stays idle.
+  func deviceReleased() {
+    idleSince = .now
+    let waiting = afterRelease
+    afterRelease.removeAll()
+    for next in waiting { next() }
+    refreshWhenIdle([])
+  }
+
   /// Refreshes `owner`'s enrolled set in the background (loop thread).
   func refresh(_ owner: UInt32) {
     withDevice { [self] found in
@@ -132,6 +164,7 @@ extension FprintdSensor {
     let fingers = reply.strings.filter(ScriptCommand.isSaneIdentity)
     let ok = reply.errorName == nil || reply.errorName!.hasSuffix(".NoEnrolledPrints")
     cache.withLock { $0.store(owner, (ok, ok ? fingers : [])) }
+    refreshDue.remove(owner)  // answered: a refresh a state read asked for is done
     return ok ? fingers : nil
   }
 
@@ -165,8 +198,15 @@ extension FprintdSensor {
   /// the owner's fingers first when they were never asked about (`identity` nil).
   func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
-    guard active == nil else {
-      resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+    if let active {
+      // The last capture has its answer and is releasing the device: this one claims it next.
+      guard active.ending else {
+        resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+        return
+      }
+      afterRelease.append { [self] in
+        begin(owner: owner, user: user, identity: identity, resume: resume)
+      }
       return
     }
     guard let device else {
@@ -197,7 +237,7 @@ extension FprintdSensor {
     active = verify
     call(device, deviceInterface, "Claim", user) { [self] reply in
       if let error = reply.errorName {
-        if active === verify { active = nil }
+        clear(verify)
         let reason: SensorFailure.Reason =
           error.hasSuffix(".AlreadyInUse") ? .deviceBusy : .serviceUnavailable
         resume.finish(
@@ -227,7 +267,7 @@ extension FprintdSensor {
 
   /// A cancel: VerifyStop and Release at once (loop thread).
   func cancel(_ resume: Resumption) {
-    guard let active, active.resume === resume else { return }
+    guard let active, active.resume === resume, !active.ending else { return }
     if active.verifying {
       end(active, with: nil)
     } else {
@@ -235,31 +275,32 @@ extension FprintdSensor {
     }
   }
 
-  /// Stops and releases, then resumes with `result` (nil: already resumed).
+  /// Resumes with `result` at once (nil: already resumed), then stops and releases: the answer does
+  /// not wait for two more round trips to fprintd, and the next capture waits for the Release.
   private func end(_ verify: ActiveVerify, with result: Result<CaptureEvent, any Error>?) {
     verify.ending = true
-    guard let device else {
-      if active === verify { active = nil }
-      if let result { verify.resume.finish(result) }
-      return
-    }
-    call(device, deviceInterface, "VerifyStop") { [self] _ in
-      release(verify) {
-        if let result { verify.resume.finish(result) }
-      }
-    }
+    if let result { verify.resume.finish(result) }
+    guard let device else { return clear(verify) }
+    call(device, deviceInterface, "VerifyStop") { [self] _ in release(verify) }
+  }
+
+  /// Forgets `verify` as the capture in progress (when it still is) and frees the device.
+  private func clear(_ verify: ActiveVerify) {
+    guard active === verify else { return }
+    active = nil
+    deviceReleased()
   }
 
   /// Releases the device, then calls `then` (the next capture may claim it from there on).
   private func release(_ verify: ActiveVerify, then: @escaping () -> Void = {}) {
     guard let device, verify.claimed else {
-      if active === verify { active = nil }
+      clear(verify)
       then()
       return
     }
     verify.claimed = false
     call(device, deviceInterface, "Release") { [self] _ in
-      if active === verify { active = nil }
+      clear(verify)
       then()
     }
   }

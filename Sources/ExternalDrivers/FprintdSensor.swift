@@ -7,12 +7,16 @@ import Sensors
 /// never assumed to stay: a call to its well-known name activates it (D-Bus auto-start) when a
 /// capture or a refresh needs it, NameOwnerChanged says when it left or came back, and while idle
 /// nothing is claimed or polled, so it exits on its own timer. Each capture
-/// is one Claim(user) → VerifyStart("any") → VerifyStatus → VerifyStop → Release cycle; a cancel sends
-/// VerifyStop and Release at once. Thread-safe: loop state is touched on the loop thread only, the
+/// is one Claim(user) → VerifyStart("any") → VerifyStatus → VerifyStop → Release cycle; the capture
+/// ends with fprintd's final VerifyStatus, and VerifyStop and Release follow off its critical path (a
+/// next capture waits for the Release); a cancel sends VerifyStop and Release at once. A state read
+/// never calls fprintd on a capture's path: the refresh it asks for runs once the device has been
+/// idle for `refreshDelay`. Thread-safe: loop state is touched on the loop thread only, the
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
-  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice` and
-  // `afterDeviceLookup` are touched on the loop thread only; `cache` is locked.
+  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
+  // `afterDeviceLookup`, `afterRelease`, `refreshDue`, `refreshArmed` and `idleSince` are touched on
+  // the loop thread only; `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -30,6 +34,17 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var lookingForDevice = false
   /// Work that waits for the device lookup; it goes on once fprintd answers (or cannot be reached).
   var afterDeviceLookup: [() -> Void] = []
+  /// Captures that came while the last one was releasing the device; they begin once it is released.
+  var afterRelease: [() -> Void] = []
+  /// The owners whose enrolled set a state read asked to refresh.
+  var refreshDue: Set<UInt32> = []
+  /// Whether the timer that runs the due refreshes is set.
+  var refreshArmed = false
+  /// When the device was last released (or the sensor started).
+  var idleSince = ContinuousClock.now
+  /// How long the device stays idle before a state read's refresh calls fprintd: a capture that
+  /// follows the read (canEvaluatePolicy, then evaluatePolicy) claims the device first.
+  static let refreshDelay = Duration.milliseconds(250)
 
   /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
   public init(name: String, loop: any BusLoop, log: @escaping @Sendable (String) -> Void) {
@@ -44,7 +59,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   /// about yet gets one placeholder enrollment (`fprintd`): the capture asks fprintd itself.
   public func state(for owner: UInt32) -> SensorState {
     let answer = cache.withLock { $0.answer(owner) }
-    if answer.refresh { loop.perform { [self] in refresh(owner) } }
+    if answer.refresh { loop.perform { [self] in refreshWhenIdle([owner]) } }
     var serials =
       answer.fingers.map { fingers in cache.withLock { $0.serials(for: owner, fingers: fingers) } }
       ?? [Enrollment(identity: Self.unknownFingers, serial: 0)]
@@ -99,8 +114,16 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
       loop.unwatch(lfb_fd(bus))
       lfb_close(bus)
       self.bus = nil
-      // Work waiting for the device lookup goes on now, without a device (it will never answer).
+      // Work waiting for the device lookup or a release goes on now, without a bus (no call will
+      // ever answer): it fails at once.
+      if let active {
+        self.active = nil
+        active.resume.finish(
+          .failure(SensorFailure(.serviceUnavailable, "the fprintd sensor stopped")))
+      }
+      refreshDue.removeAll()
       deviceLookupEnded()
+      deviceReleased()
     }
   }
 

@@ -85,15 +85,30 @@ import Testing
     }
   }
 
-  @Test func anEnrolledPrintSucceedsAndAnotherIsNoMatchFirst() throws {
-    let stack = try FprintdStack()
+  /// A private stack with root's print enrolled, the daemon on it, and one client.
+  private func rootOnStack(activatable: Bool = false) throws -> (
+    FprintdStack, RunningDaemon, LineClient
+  ) {
+    let stack = try FprintdStack(activatable: activatable)
     try stack.enroll("root", print: "root-print")
     let daemon = try daemon(stack)
-    let client = try daemon.connect()
-    let first = try start(client, biometrics)
+    return (stack, daemon, try daemon.connect())
+  }
+
+  /// One evaluation that root's print matches the moment fprintd waits for it: it succeeds on the
+  /// finger.
+  private func evaluateByFinger(
+    _ stack: FprintdStack, _ daemon: RunningDaemon, _ client: LineClient
+  ) throws {
+    let id = try start(client, biometrics)
     try whenFingerNeeded(stack, daemon, scan: "root-print")
-    let (success, _) = try finish(client, first)
-    #expect(success?.object?["sensor"] == "finger")
+    let (result, _) = try finish(client, id)
+    #expect(result?.object?["sensor"] == "finger", "\(daemon.log())")
+  }
+
+  @Test func anEnrolledPrintSucceedsAndAnotherIsNoMatchFirst() throws {
+    let (stack, daemon, client) = try rootOnStack()
+    try evaluateByFinger(stack, daemon, client)
 
     let second = try start(client, biometrics)
     try whenFingerNeeded(stack, daemon, scan: "stranger-print")
@@ -108,6 +123,30 @@ import Testing
     let (result, more) = try finish(client, second)
     #expect(more.isEmpty)
     #expect(result?.object?["sensor"] == "finger")
+    #expect(daemon.stop() == 0)
+  }
+
+  @Test func aStateReadsRefreshWaitsUntilTheDeviceIsIdle() throws {
+    let (stack, daemon, client) = try rootOnStack()
+    try evaluateByFinger(stack, daemon, client)
+    usleep(1_200_000)  // the fingers fprintd reported are now stale: the next state read refreshes
+    try stack.recordDeviceCalls()
+    // As pam_localauthd: canEvaluatePolicy, then evaluatePolicy at once.
+    let check = try client.call(
+      Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
+    #expect(check?["canEvaluate"] == true)
+    try evaluateByFinger(stack, daemon, client)
+    // The refresh still comes, once the device is idle; never between the read and the Claim.
+    for _ in 0..<500 where !stack.deviceCalls.contains("ListEnrolledFingers") { usleep(10_000) }
+    let calls = stack.deviceCalls
+    #expect(calls.first == "Claim", "\(calls)")
+    if let refreshed = calls.firstIndex(of: "ListEnrolledFingers"),
+      let released = calls.firstIndex(of: "Release")
+    {
+      #expect(refreshed > released, "\(calls)")
+    } else {
+      Issue.record("no refresh after the release: \(calls)")
+    }
     #expect(daemon.stop() == 0)
   }
 
@@ -192,13 +231,8 @@ import Testing
   }
 
   @Test func fprintdGoneIsActivatedByTheNextEvaluationAndNotByStateReads() throws {
-    let stack = try FprintdStack(activatable: true)
-    try stack.enroll("root", print: "root-print")
-    let daemon = try daemon(stack)
-    let client = try daemon.connect()
-    let first = try start(client, biometrics)
-    try whenFingerNeeded(stack, daemon, scan: "root-print")
-    #expect(try finish(client, first).0?.object?["sensor"] == "finger")
+    let (stack, daemon, client) = try rootOnStack(activatable: true)
+    try evaluateByFinger(stack, daemon, client)
     // fprintd exits (as on its idle timer, or a crash) while nothing is claimed.
     let before = stack.activations
     try stack.killFprintd()
@@ -213,10 +247,7 @@ import Testing
     #expect(!stack.fprintdIsRunning)
     #expect(stack.activations == before)
     // The next evaluation activates it through its well-known name, with nobody running fprintd-list.
-    let next = try start(client, biometrics)
-    try whenFingerNeeded(stack, daemon, scan: "root-print")
-    let (success, _) = try finish(client, next)
-    #expect(success?.object?["sensor"] == "finger", "\(daemon.log())")
+    try evaluateByFinger(stack, daemon, client)
     #expect(stack.activations == before + 1)
     #expect(daemon.stop() == 0)
   }
@@ -226,16 +257,8 @@ import Testing
     try stack.enroll("root", print: "root-print")
     let daemon = try daemon(stack)
     let client = try daemon.connect()
-    // The daemon must have seen fprintd before it goes (on a loaded machine the daemon can start
-    // before fprintd owns its name, and then there is nothing to leave).
-    var seen = false
-    for _ in 0..<Int(500 * RunningDaemon.timeoutScale) where !seen {
-      let check = try client.call(
-        Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
-      seen = check?["canEvaluate"] == true
-      if !seen { usleep(20_000) }
-    }
-    #expect(seen, "\(daemon.log())")
+    // fprintd leaves once the daemon has found it (else its first call finds nothing to leave).
+    #expect(daemon.waitForLog(containing: "fprintd sensor finger: using"), "\(daemon.log())")
     try stack.killFprintd()
     #expect(daemon.waitForLog(containing: "fprintd left the bus"), "\(daemon.log())")
     // As a masked or uninstalled fprintd: the call to its name fails, and so does the evaluation.

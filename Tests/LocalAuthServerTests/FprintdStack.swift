@@ -44,6 +44,7 @@ final class FprintdStack: @unchecked Sendable {
       kill(pid, SIGKILL)
     }
     if let monitor { kill(monitor.processIdentifier, SIGKILL) }
+    if let callMonitor { kill(callMonitor.processIdentifier, SIGKILL) }
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     try? FileManager.default.removeItem(atPath: directory)
@@ -110,6 +111,39 @@ final class FprintdStack: @unchecked Sendable {
     reader.start()
     // Subscribed once it prints its own NameLost (it gave up its name to become a monitor).
     for _ in 0..<2000 where !fingerNeeded.isSubscribed { usleep(5_000) }
+  }
+
+  private var callMonitor: Process?
+
+  /// Starts recording the method calls made to fprintd's device (dbus-monitor); `deviceCalls` reads
+  /// them.
+  func recordDeviceCalls() throws {
+    let path = directory + "/device-calls"
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    let monitor = Process()
+    monitor.executableURL = URL(fileURLWithPath: "/usr/bin/stdbuf")
+    monitor.arguments = [
+      "-oL", "/usr/bin/dbus-monitor", "--system",
+      "type='method_call',interface='net.reactivated.Fprint.Device'",
+    ]
+    monitor.environment = ["DBUS_SYSTEM_BUS_ADDRESS": busAddress]
+    monitor.standardOutput = FileHandle(forWritingAtPath: path)
+    monitor.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try monitor.run()
+    callMonitor = monitor
+    // Recording once it prints its own NameLost (it gave up its name to become a monitor).
+    let recording = {
+      ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains("member=NameLost")
+    }
+    for _ in 0..<2000 where !recording() { usleep(5_000) }
+  }
+
+  /// The device's methods called since `recordDeviceCalls`, in order (Claim, VerifyStart, …).
+  var deviceCalls: [String] {
+    let text = (try? String(contentsOfFile: directory + "/device-calls", encoding: .utf8)) ?? ""
+    return text.split(separator: "\n").filter { $0.hasPrefix("method call") }.compactMap { line in
+      line.range(of: "member=").map { String(line[$0.upperBound...]) }
+    }
   }
 
   /// A finger with print `id` touches the virtual sensor (waits until the device is open to take it).

@@ -1,21 +1,10 @@
-# The cases of fprintd-sudo.sh, for one PAM module at a time; sourced by it (cx, check, RUN, ROOT,
-# PASSWORD, SSH_PORT are set there). Each case records a row for the table in $RUN/table.md:
+# The cases of fprintd-sudo.sh, for one PAM module at a time, then the interleaved timing runs
+# (fprintd-race.sh); sourced by it (cx, check, RUN, ROOT, PASSWORD, SSH_PORT, sudo_run and race are
+# set there). Each case records a row for the table in $RUN/table.md:
 # module | case | exit | what the person sees | time (to the password prompt, or to the end).
 
-SUDO_PROMPT='\[sudo\] password for [a-z]+: '
 ANY_PROMPT="$SUDO_PROMPT|Password: "
 printf '| Module | Case | Exit | What the person sees | Time |\n|---|---|---|---|---|\n' >"$RUN/table.md"
-
-# sudo_run WHO PRESS [pty-run arguments...]: `sudo -k true` as WHO in a logind session (su -l) on a
-# pseudo-terminal of its own (su --pty); PRESS ("-" for none) is pressed on the virtual sensor once the device opens.
-sudo_run() {
-    local who=$1 press=$2
-    shift 2
-    local finger=true
-    [ "$press" = - ] || finger="vfinger --timeout 15 $press"
-    cx sh -c "$finger & exec pty-run --timeout 25 --optional-steps \"\$@\" -- su -P -l $who -c timed-sudo" \
-        pty "$@" 2>&1
-}
 
 # seen TRANSCRIPT: what the person saw, on one line (prompts and messages, no pty-run lines).
 seen() {
@@ -33,10 +22,6 @@ row() {
     sed 's/^/     | /' <<<"$3"
 }
 
-# The bar for a case with the finger: sudo ran, no password asked.
-by_finger() {
-    grep -q '^pty-run: exit 0$' <<<"$1" && ! grep -Eq "$SUDO_PROMPT" <<<"$1"
-}
 # The bar for a case without the finger: the password typed at the first prompt works, and no
 # second password prompt follows (the module's "Password:" then sudo's "[sudo] password", issue 19
 # row 3). The module may show its own prompt again after a line that says why the sensor is out.
@@ -45,8 +30,8 @@ by_password() {
         ! { grep -q '^Password: ' <<<"$(tr -d '\r' <<<"$1")" && grep -Eq "$SUDO_PROMPT" <<<"$1"; } &&
         [ "$(grep -Ec "$SUDO_PROMPT" <<<"$1")" -le 1 ]
 }
-export -f by_finger by_password field
-export SUDO_PROMPT ANY_PROMPT
+export -f by_password field
+export ANY_PROMPT
 
 # hold DESCRIPTION COMMAND...: a check for pam_localauthd; for the peer (pam_fprintd) the outcome is
 # recorded ("peer") and never counted: the table shows where it falls short.
@@ -64,8 +49,7 @@ run_cases() {
     row "$module" finger "$out"
     hold "$module, finger: sudo runs, no password asked" by_finger "$out"
 
-    out=$(cx sh -c "(vfinger --timeout 15 stranger-print && vfinger --next --timeout 15 alice-print) &
-        exec pty-run --timeout 25 --optional-steps --step '$SUDO_PROMPT' '$PASSWORD\r' -- su -P -l alice -c timed-sudo" 2>&1)
+    out=$(cx sh -c "exec vfinger stranger-print alice-print -- pty-run --timeout 25 --optional-steps --step '$SUDO_PROMPT' '$PASSWORD\r' -- su -P -l alice -c timed-sudo" 2>&1)
     row "$module" "wrong then right" "$out"
     hold "$module, wrong then right: sudo runs (finger, or the password once)" \
         bash -c 'by_finger "$1" || by_password "$1"' _ "$out"
@@ -105,7 +89,7 @@ run_cases() {
     row "$module" "ssh login" "$out"
     hold "$module, a real ssh login: one password prompt, sudo runs" by_password "$out"
 
-    out=$(cx sh -c "(vfinger --timeout 15 alice-print && vfinger --next --timeout 15 alice-print) &
+    out=$(cx vfinger alice-print alice-print -- sh -c "
         pty-run --timeout 25 --optional-steps --step '$SUDO_PROMPT' '$PASSWORD\r' -- su -P -l alice -c timed-sudo >/tmp/two-a 2>&1 &
         pty-run --timeout 25 --optional-steps --step '$SUDO_PROMPT' '$PASSWORD\r' -- su -P -l alice -c timed-sudo >/tmp/two-b 2>&1
         wait; cat /tmp/two-a; echo; cat /tmp/two-b" 2>&1)
@@ -120,17 +104,6 @@ run_cases() {
     hold "$module, a user with fingers and no localauthd passcode: the finger gets sudo" by_finger "$out"
 }
 
-# median_finger MODULE: the median sudo-by-finger time over 10 runs (sudo's own wall time, from
-# timed-sudo inside the session: the su login around it is not counted), in ms.
-median_finger() {
-    local times=() index out
-    for index in $(seq 10); do
-        out=$(sudo_run alice alice-print)
-        by_finger "$out" && times+=("$(sed -n 's/^timed-sudo: \([0-9]*\) ms.*$/\1/p' <<<"$out" | tr -d '\r' | head -n 1)")
-    done
-    python3 -c 'import statistics,sys; v=[int(x) for x in sys.argv[1:]]; print(f"{statistics.median(v):.0f} ms over {len(v)} runs" if v else "no run by finger")' "${times[@]}"
-}
-
 # --- a private sshd on 127.0.0.1 (UsePAM: logind registers the session, Remote=yes) ---
 cx sh -c "mkdir -p /run/sshd /etc/ssh/test && ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/test/host_key &&
     printf 'Port $SSH_PORT\nListenAddress 127.0.0.1\nHostKey /etc/ssh/test/host_key\nUsePAM yes\nKbdInteractiveAuthentication no\nPasswordAuthentication no\nPidFile /run/sshd-test.pid\n' >/etc/ssh/test/sshd_config"
@@ -143,13 +116,12 @@ check "logind sees the ssh login as remote ($remote)" test "$remote" = Remote=ye
 
 echo "     --- pam_localauthd (docs/pam.md's /etc/pam.d/sudo) ---"
 run_cases pam_localauthd
-LOCALAUTHD_MEDIAN=$(median_finger pam_localauthd)
 cp "$RUN/sudo.fprintd" "$ROOT/etc/pam.d/sudo"
 echo "     --- pam_fprintd (max-tries=1 timeout=10, Debian's profile) ---"
 run_cases pam_fprintd
-FPRINTD_MEDIAN=$(median_finger pam_fprintd)
 cp "$RUN/sudo.localauthd" "$ROOT/etc/pam.d/sudo"
 echo "     --- what the person sees ---"
 sed 's/^/     /' "$RUN/table.md"
-echo "     median sudo by finger: pam_localauthd $LOCALAUTHD_MEDIAN, pam_fprintd $FPRINTD_MEDIAN"
 cp "$RUN/table.md" "${LOCALAUTHD_FPRINTD_TABLE:-/tmp/localauthd-fprintd-table.md}" 2>/dev/null
+echo "     --- sudo by finger, both modules interleaved ---"
+race "${LOCALAUTHD_FPRINTD_RUNS:-10}"
