@@ -106,6 +106,6 @@ let package = Package(
       ]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol"]),
+      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol", "Sensors"]),
   ]
 )

@@ -15,7 +15,7 @@ import Testing
     #expect(parse("ENROLLED 1000 a b") == .enrolled(uid: 1000, identities: ["a", "b"]))
     #expect(parse("MATCH 7 alice-face") == .match(capture: 7, identity: "alice-face"))
     #expect(parse("NOMATCH 7") == .noMatch(capture: 7))
-    #expect(parse("RETRY 7 faceNotCentered") == .retry(capture: 7, reason: "faceNotCentered"))
+    #expect(parse("RETRY 7 faceNotCentered") == .retry(capture: 7, reason: .faceNotCentered))
     #expect(parse("CANCEL 7") == .userCancel(capture: 7))
     #expect(parse("PONG 3") == .pong(3))
     #expect(parse("LOG \u{1B}x") == .log([0x1B, 0x78]))
@@ -24,7 +24,8 @@ import Testing
   @Test func anythingElseIsRefused() {
     for line in [
       "", "HELLO", "HELLO one", "READY now", "MATCH 7", "MATCH x alice", "MATCH 7 al ice",
-      "MATCH 7 -alice", "NOMATCH", "NOMATCH 7 8", "RETRY 7 not\u{7}ok", "ENROLLED -1 a",
+      "MATCH 7 -alice", "NOMATCH", "NOMATCH 7 8", "RETRY 7 not\u{7}ok", "RETRY 7 lookAtMe",
+      "RETRY 7 toofast", "ENROLLED -1 a",
       "ENROLLED 1000  a", "match 7 alice", "PONG", "CAPTURE 1 2 3 4",
       "MATCH 7 " + String(repeating: "a", count: 65),
     ] {

@@ -29,7 +29,7 @@ import Testing
     try harness.camera("SHOW bob-face")
     #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
     try harness.camera("BLUR")
-    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: "faceNotCentered"))
+    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: .faceNotCentered))
     try harness.camera("LEAVE")
     #expect(try await sensor.capture(request(attempt: 4)) == .userCancel)
     let bob = SensorOwner(uid: 1001, name: "bob")
