@@ -165,6 +165,7 @@ extension FprintdSensor {
   /// the owner's fingers first when they were never asked about (`identity` nil).
   func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
+    guard !stopped else { return resume.finish(.failure(stoppedFailure)) }
     guard active == nil else {
       resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
       return
