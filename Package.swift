@@ -74,7 +74,7 @@ let package = Package(
     .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
     .testTarget(
       name: "ExternalDriversTests",
-      dependencies: ["ExternalDrivers", "Sensors", "LocalAuthProtocol"]),
+      dependencies: ["ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport"]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [

@@ -166,8 +166,15 @@ extension FprintdSensor {
   func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
     guard !stopped else { return resume.finish(.failure(stoppedFailure)) }
-    guard active == nil else {
-      resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+    if let active {
+      // A cancelled cycle still stopping and releasing: this capture begins once it is over.
+      guard active.ending || active.resume.isFinished else {
+        resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+        return
+      }
+      afterActiveEnds.append { [self] in
+        begin(owner: owner, user: user, identity: identity, resume: resume)
+      }
       return
     }
     guard let device else {

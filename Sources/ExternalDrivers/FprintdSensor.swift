@@ -12,7 +12,7 @@ import Sensors
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
-  // `afterDeviceLookup`, `started`, `stopped` and `inFlight` are touched on the loop thread only;
+  // `afterDeviceLookup`, `afterActiveEnds`, `started`, `stopped` and `inFlight` are touched on the loop thread only;
   // `cache` is locked.
   /// The sensor's name.
   public let name: String
@@ -25,7 +25,17 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var device: String?
   var calls: [UInt64: (FprintdReply) -> Void] = [:]
   var nextToken: UInt64 = 1
-  var active: ActiveVerify?
+  /// The verify cycle holding the device; when it is over, the captures that waited for it begin.
+  var active: ActiveVerify? {
+    didSet {
+      guard active == nil, !afterActiveEnds.isEmpty else { return }
+      let waiting = afterActiveEnds
+      afterActiveEnds.removeAll()
+      for next in waiting { next() }
+    }
+  }
+  /// Captures begun while a cancelled cycle was still stopping and releasing (loop thread).
+  var afterActiveEnds: [() -> Void] = []
   var timeoutCheckScheduled = false
   /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
   var lookingForDevice = false
