@@ -36,13 +36,29 @@ static int on_owner(sd_bus_message *m, void *userdata, sd_bus_error *error) {
     return 0;
 }
 
-int lfb_open(lfb_reply_fn on_reply, lfb_signal_fn on_signal, void *context, lfb_bus **out) {
+/* A bus at `address` (a D-Bus address string), or the system bus when it is NULL. */
+static int open_bus(const char *address, sd_bus **out) {
+    if (!address) return sd_bus_open_system(out);
+    sd_bus *bus = NULL;
+    int r = sd_bus_new(&bus);
+    if (r < 0) return r;
+    if ((r = sd_bus_set_address(bus, address)) < 0 || (r = sd_bus_set_bus_client(bus, 1)) < 0 ||
+        (r = sd_bus_start(bus)) < 0) {
+        sd_bus_unref(bus);
+        return r;
+    }
+    *out = bus;
+    return 0;
+}
+
+int lfb_open(const char *address, lfb_reply_fn on_reply, lfb_signal_fn on_signal, void *context,
+             lfb_bus **out) {
     struct lfb_bus *b = calloc(1, sizeof *b);
     if (!b) return -ENOMEM;
     b->on_reply = on_reply;
     b->on_signal = on_signal;
     b->context = context;
-    int r = sd_bus_open_system(&b->bus);
+    int r = open_bus(address, &b->bus);
     if (r < 0) { free(b); return r; }
     r = sd_bus_match_signal(b->bus, NULL, "net.reactivated.Fprint", NULL,
                             "net.reactivated.Fprint.Device", "VerifyStatus", on_status, b);

@@ -11,6 +11,7 @@ extension FprintdSensor {
     var opened: OpaquePointer?
     let context = Unmanaged.passUnretained(self).toOpaque()
     let result = lfb_open(
+      busAddress,
       { context, token, errorName, errorMessage, path, strings, count in
         let sensor = Unmanaged<FprintdSensor>.fromOpaque(context!).takeUnretainedValue()
         var list: [String] = []
@@ -124,7 +125,7 @@ extension FprintdSensor {
     refreshArmed = true
     loop.after(Self.refreshDelay) { [self] in
       refreshArmed = false
-      guard active == nil else { return }  // the release arms it again
+      guard active == nil, !stopped else { return }  // the release arms it again
       guard ContinuousClock.now - idleSince >= Self.refreshDelay else {
         return refreshWhenIdle([])
       }
@@ -179,6 +180,7 @@ extension FprintdSensor {
           self.active = nil
           active.resume.finish(
             .failure(SensorFailure(.serviceUnavailable, "fprintd left the bus during a capture")))
+          deviceReleased()
         }
       } else if !lookingForDevice {
         cache.withLock { $0.present = true }
@@ -198,9 +200,11 @@ extension FprintdSensor {
   /// the owner's fingers first when they were never asked about (`identity` nil).
   func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
+    guard !stopped else { return resume.finish(.failure(stoppedFailure)) }
     if let active {
-      // The last capture has its answer and is releasing the device: this one claims it next.
-      guard active.ending else {
+      // The last capture has its answer (or was cancelled) and is releasing the device: this one
+      // claims it next.
+      guard active.ending || active.resume.isFinished else {
         resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
         return
       }

@@ -15,19 +15,22 @@ import Sensors
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
-  // `afterDeviceLookup`, `afterRelease`, `refreshDue`, `refreshArmed` and `idleSince` are touched on
-  // the loop thread only; `cache` is locked.
+  // `afterDeviceLookup`, `afterRelease`, `refreshDue`, `refreshArmed`, `idleSince`, `started`,
+  // `stopped` and `inFlight` are touched on the loop thread only; `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
   public let kind = SensorKind.touchID
   let loop: any BusLoop
+  /// The bus fprintd is on; nil for the system bus.
+  let busAddress: String?
   let log: @Sendable (String) -> Void
   let cache = StateLock(FprintdCache())
   var bus: OpaquePointer?
   var device: String?
   var calls: [UInt64: (FprintdReply) -> Void] = [:]
   var nextToken: UInt64 = 1
+  /// The verify cycle holding the device; when it is released, the captures that waited begin.
   var active: ActiveVerify?
   var timeoutCheckScheduled = false
   /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
@@ -45,13 +48,42 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   /// How long the device stays idle before a state read's refresh calls fprintd: a capture that
   /// follows the read (canEvaluatePolicy, then evaluatePolicy) claims the device first.
   static let refreshDelay = Duration.milliseconds(250)
+  /// Whether `start()` connected (loop thread).
+  var started = false
+  /// Whether `stop()` ran (loop thread): captures fail at once, nothing connects again.
+  var stopped = false
+  /// The captures begun and perhaps not finished (loop thread): `stop()` fails them.
+  var inFlight: [Resumption] = []
 
-  /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
-  public init(name: String, loop: any BusLoop, log: @escaping @Sendable (String) -> Void) {
+  /// A sensor not connected yet (`start()` connects it on `loop`).
+  ///
+  /// - Parameter busAddress: The bus fprintd is on; nil for the system bus (DBUS_SYSTEM_BUS_ADDRESS
+  ///   is honoured).
+  public init(
+    name: String, loop: any BusLoop, busAddress: String? = nil,
+    log: @escaping @Sendable (String) -> Void
+  ) {
     self.name = name
     self.loop = loop
+    self.busAddress = busAddress
     self.log = log
-    loop.perform { [self] in connect() }
+  }
+
+  /// Connects to the bus on the loop; once.
+  public func start() {
+    loop.perform { [self] in
+      guard !started, !stopped else { return }
+      started = true
+      connect()
+    }
+  }
+
+  /// `.kept` when `successor` is a fprintd sensor of the same name (it has no other setting).
+  public func reload(_ successor: any SensorDriver) -> DriverReload {
+    guard let other = successor as? FprintdSensor, other.name == name,
+      !cache.withLock({ $0.stopped })
+    else { return .replaced }
+    return .kept
   }
 
   /// From what fprintd last said, never waiting on the bus: available unless a call to fprintd's name
@@ -95,6 +127,8 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
         let resume = Resumption(continuation)
         box.set(resume)
         loop.perform { [self] in
+          inFlight.removeAll { $0.isFinished }
+          inFlight.append(resume)
           begin(
             owner: request.owner.uid, user: request.owner.name, identity: known?.first,
             resume: resume)
@@ -107,24 +141,37 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     }
   }
 
-  /// Closes the bus connection (on the loop).
+  /// Closes the bus connection (on the loop): the capture in progress fails with `driverNotReady`,
+  /// the calls waiting for fprintd get no answer, and the sensor reports itself unavailable.
   public func stop() {
+    cache.withLock { $0.stopped = true }
     loop.perform { [self] in
-      guard let bus else { return }
-      loop.unwatch(lfb_fd(bus))
-      lfb_close(bus)
-      self.bus = nil
-      // Work waiting for the device lookup or a release goes on now, without a bus (no call will
-      // ever answer): it fails at once.
-      if let active {
-        self.active = nil
-        active.resume.finish(
-          .failure(SensorFailure(.serviceUnavailable, "the fprintd sensor stopped")))
+      guard !stopped else { return }
+      stopped = true
+      device = nil
+      active = nil
+      for resume in inFlight { resume.finish(.failure(stoppedFailure)) }
+      inFlight.removeAll()
+      let waiting = calls.sorted { $0.key < $1.key }.map(\.value)
+      calls.removeAll()
+      if let bus {
+        loop.unwatch(lfb_fd(bus))
+        lfb_close(bus)
+        self.bus = nil
       }
+      let gone = FprintdReply(
+        errorName: "localauthd.Stopped", errorMessage: nil, path: nil, strings: [])
+      for then in waiting { then(gone) }
       refreshDue.removeAll()
+      // Work waiting for the device lookup or a release goes on now and fails at once (stopped).
       deviceLookupEnded()
       deviceReleased()
     }
+  }
+
+  /// What a capture of a stopped sensor throws.
+  var stoppedFailure: SensorFailure {
+    SensorFailure(.driverNotReady, "fprintd sensor \(name) stopped")
   }
 
   /// Ends a device lookup: the captures that waited for it go on (loop thread).

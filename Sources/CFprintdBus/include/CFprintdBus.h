@@ -12,9 +12,10 @@ typedef void (*lfb_signal_fn)(void *context, const char *member, const char *res
 
 typedef struct lfb_bus lfb_bus;
 
-/// Opens the system bus (DBUS_SYSTEM_BUS_ADDRESS is honoured) and subscribes to fprintd's signals;
-/// returns 0 or -errno.
-int lfb_open(lfb_reply_fn on_reply, lfb_signal_fn on_signal, void *context, lfb_bus **out);
+/// Opens the bus at `address`, or the system bus when it is NULL (DBUS_SYSTEM_BUS_ADDRESS is
+/// honoured), and subscribes to fprintd's signals; returns 0 or -errno.
+int lfb_open(const char *address, lfb_reply_fn on_reply, lfb_signal_fn on_signal, void *context,
+             lfb_bus **out);
 /// The bus descriptor, for the daemon's event loop.
 int lfb_fd(lfb_bus *bus);
 /// The poll events sd-bus wants now (POLLIN / POLLOUT bits).
