@@ -35,32 +35,32 @@ public final class SystemAccounts: AccountDirectory {
 
   /// The account with this uid (`getpwuid_r`, or the cache).
   public func account(uid: UInt32) -> SensorOwner? {
-    let now = ContinuousClock.now
-    if let entry = cache.withLock({ $0.byUID[uid] }), now - entry.at < freshFor {
-      return entry.account
+    cached(uid, in: \.byUID) {
+      AccountDatabase.name(ofUID: uid).map { SensorOwner(uid: uid, name: $0) }
     }
-    guard let name = AccountDatabase.name(ofUID: uid) else { return nil }
-    let account = SensorOwner(uid: uid, name: name)
-    cache.withLock { cache in
-      if cache.byUID[uid] == nil && cache.byUID.count >= capacity { cache.byUID.removeAll() }
-      cache.byUID[uid] = Entry(account: account, at: now)
-    }
-    return account
   }
 
   /// The account with this name (`getpwnam_r`, or the cache).
   public func account(named name: String) -> SensorOwner? {
+    cached(name, in: \.byName) {
+      AccountDatabase.uid(ofName: name).map { SensorOwner(uid: $0, name: name) }
+    }
+  }
+
+  /// The fresh cached answer for `key`, or `lookUp`'s, kept when it found an account.
+  private func cached<Key: Hashable>(
+    _ key: Key, in table: WritableKeyPath<Cache, [Key: Entry]>, lookUp: () -> SensorOwner?
+  ) -> SensorOwner? {
     let now = ContinuousClock.now
-    if let entry = cache.withLock({ $0.byName[name] }), now - entry.at < freshFor {
+    if let entry = cache.withLock({ $0[keyPath: table][key] }), now - entry.at < freshFor {
       return entry.account
     }
-    guard let uid = AccountDatabase.uid(ofName: name) else { return nil }
-    let account = SensorOwner(uid: uid, name: name)
+    guard let account = lookUp() else { return nil }
     cache.withLock { cache in
-      if cache.byName[name] == nil && cache.byName.count >= capacity {
-        cache.byName.removeAll()
+      if cache[keyPath: table][key] == nil && cache[keyPath: table].count >= capacity {
+        cache[keyPath: table].removeAll()
       }
-      cache.byName[name] = Entry(account: account, at: now)
+      cache[keyPath: table][key] = Entry(account: account, at: now)
     }
     return account
   }
