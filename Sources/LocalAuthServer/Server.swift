@@ -53,7 +53,7 @@ public final class Server: Sendable {
 
   /// The limits in force (a reload changes them).
   var limits: ConnectionLimits {
-    get { state.value.limits }
+    _read { yield state.value.limits }
     set { state.value.limits = newValue }
   }
   /// One read of at most this much per connection per loop turn: a turn serves every ready
@@ -62,24 +62,24 @@ public final class Server: Sendable {
   var readBuffer: UnsafeMutableBufferPointer<UInt8> { state.value.readBuffer }
   /// The open connections by descriptor.
   private(set) var connections: [Int32: Connection] {
-    get { state.value.connections }
+    _read { yield state.value.connections }
     _modify { yield &state.value.connections }
     set { state.value.connections = newValue }
   }
   private var listeners: [Listener] {
-    get { state.value.listeners }
+    _read { yield state.value.listeners }
     _modify { yield &state.value.listeners }
     set { state.value.listeners = newValue }
   }
   private var uidShares: [UInt32: UIDShare] {
-    get { state.value.uidShares }
+    _read { yield state.value.uidShares }
     _modify { yield &state.value.uidShares }
     set { state.value.uidShares = newValue }
   }
   /// Output buffers not in use: a connection borrows one when it has answers to send and returns
   /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
   var spareOutputBuffers: [[UInt8]] {
-    get { state.value.spareOutputBuffers }
+    _read { yield state.value.spareOutputBuffers }
     _modify { yield &state.value.spareOutputBuffers }
     set { state.value.spareOutputBuffers = newValue }
   }
