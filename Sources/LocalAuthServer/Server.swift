@@ -22,81 +22,46 @@ public struct ConnectionLimits: Sendable, Equatable {
 }
 
 /// The socket side of the daemon: listeners and connections on one event loop, each connection
-/// a client of the broker. Loop thread only, apart from `init` (its state is `LoopBound`).
-public final class Server: Sendable {
-  /// What the server holds on the loop thread.
-  struct LoopState {
-    var limits: ConnectionLimits
-    let readBuffer: UnsafeMutableBufferPointer<UInt8>
-    var listeners: [Listener] = []
-    var connections: [Int32: Connection] = [:]
-    /// Per uid with open connections: their count and their read share of the loop turn.
-    var uidShares: [UInt32: UIDShare] = [:]
-    var spareOutputBuffers: [[UInt8]] = []
-    var onClientCountChange: ((Int) -> Void)?
-  }
-
+/// a client of the broker. Loop thread only, apart from `init`.
+public final class Server: @unchecked Sendable {
+  // Everything is touched only on the loop thread after init.
   let loop: EventLoop
   let broker: Broker
   let log: any EvaluationLog
   let dispatcher: RequestDispatcher
-  private let state: LoopBound<LoopState>
+  var limits: ConnectionLimits
+  let readBuffer: UnsafeMutableBufferPointer<UInt8>
+  private var listeners: [Listener] = []
+  private(set) var connections: [Int32: Connection] = [:]
+  /// Open connections per peer uid (MaxConnectionsPerUID).
+  /// Per uid with open connections: their count and their read share of the loop turn.
+  private var uidShares: [UInt32: UIDShare] = [:]
   /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
   /// connections delays the others' next turn by at most this much work.
   static let readBytesPerUIDPerTurn = 64 * 1024
+  /// Output buffers not in use: a connection borrows one when it has answers to send and returns
+  /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
+  var spareOutputBuffers: [[UInt8]] = []
   /// At most this many spare output buffers are kept (one per connection served in a turn is enough
   /// for the 256-client load; more are freed).
   static let spareOutputBufferCount = 512
   /// A buffer that grew past this many bytes is freed rather than kept as a spare (the spares hold
   /// at most 512 × 4 KiB).
   static let spareOutputBufferCapacity = 4 * 1024
-
-  /// The limits in force (a reload changes them).
-  var limits: ConnectionLimits {
-    _read { yield state.value.limits }
-    set { state.value.limits = newValue }
-  }
-  /// One read of at most this much per connection per loop turn: a turn serves every ready
-  /// connection, so a smaller read bounds how long a flooding client delays the others
-  /// (make bench's hostile row: p99 23 ms with 64 KiB, 12.6 ms with 16 KiB).
-  var readBuffer: UnsafeMutableBufferPointer<UInt8> { state.value.readBuffer }
-  /// The open connections by descriptor.
-  private(set) var connections: [Int32: Connection] {
-    _read { yield state.value.connections }
-    _modify { yield &state.value.connections }
-    set { state.value.connections = newValue }
-  }
-  private var listeners: [Listener] {
-    _read { yield state.value.listeners }
-    _modify { yield &state.value.listeners }
-    set { state.value.listeners = newValue }
-  }
-  private var uidShares: [UInt32: UIDShare] {
-    _read { yield state.value.uidShares }
-    _modify { yield &state.value.uidShares }
-    set { state.value.uidShares = newValue }
-  }
-  /// Output buffers not in use: a connection borrows one when it has answers to send and returns
-  /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
-  var spareOutputBuffers: [[UInt8]] {
-    _read { yield state.value.spareOutputBuffers }
-    _modify { yield &state.value.spareOutputBuffers }
-    set { state.value.spareOutputBuffers = newValue }
-  }
   /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
-  var onClientCountChange: ((Int) -> Void)? {
-    get { state.value.onClientCountChange }
-    set { state.value.onClientCountChange = newValue }
-  }
+  var onClientCountChange: ((Int) -> Void)?
 
   /// A server on a loop, serving a broker.
   public init(loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog) {
     self.loop = loop
     self.broker = broker
+    self.limits = limits
     self.log = log
     dispatcher = RequestDispatcher(broker: broker)
-    state = LoopBound(
-      LoopState(limits: limits, readBuffer: .allocate(capacity: 16 * 1024)), loop: loop)
+    // One read of at most this much per connection per loop turn: a turn serves every ready
+    // connection, so a smaller read bounds how long a flooding client delays the others
+    // (make bench's hostile row: p99 23 ms with 64 KiB, 12.6 ms with 16 KiB).
+    readBuffer = .allocate(capacity: 16 * 1024)
   }
 
   /// Serves an already listening socket (bound here or passed by systemd).
