@@ -31,7 +31,9 @@ let package = Package(
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
     .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
-    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
+    .target(
+      name: "ExternalDrivers",
+      dependencies: ["Sensors", "CDriverProcess", "CFprintdBus", "SystemFacts"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
