@@ -134,7 +134,7 @@ extension FprintdSensor {
       // fprintd left the bus meanwhile (its idle exit): no refresh may start it again, and its
       // return refreshes every owner. (An unreachable one is retried: that is how it is found.)
       if device == nil, cache.withLock({ $0.reachable && !$0.present }) { return }
-      for owner in owners.sorted() { refresh(owner) }
+      for owner in owners.sorted() { refreshInBackground(owner) }
     }
   }
 
@@ -148,11 +148,11 @@ extension FprintdSensor {
     refreshWhenIdle([])
   }
 
-  /// Refreshes `owner`'s enrolled set in the background (loop thread).
-  func refresh(_ owner: UInt32) {
+  /// Refreshes `owner`'s enrolled set, `user` being its account name (loop thread).
+  func refresh(_ owner: UInt32, user: String) {
     withDevice { [self] found in
       guard found, let device else { return }
-      call(device, deviceInterface, "ListEnrolledFingers", Self.accountName(owner), kind: 2) {
+      call(device, deviceInterface, "ListEnrolledFingers", user, kind: 2) {
         [self] reply in
         store(reply, for: owner)
       }

@@ -1,6 +1,8 @@
 import CFprintdBus
+import Dispatch
 import Glibc
 import Sensors
+import SystemFacts
 
 /// A fingerprint sensor served by fprintd over the system bus (sd-bus). The bus connection lives in the
 /// daemon's event loop (`BusLoop`): every call is asynchronous and no thread waits on one. fprintd is
@@ -182,10 +184,27 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     for next in waiting { next() }
   }
 
-  /// The account name of a uid (`uid-N` when there is none).
+  /// Where a refresh looks up the owner's account name: NSS may block (LDAP, sssd), so never on
+  /// the loop, where `state(for:)` is read.
+  static let accountLookups = DispatchQueue(label: "localauthd.fprintd.accounts")
+
+  /// Refreshes `owner`'s enrolled set in the background: its account name is looked up on
+  /// `accountLookups`, then fprintd is asked on the loop. Callable from any thread.
+  func refreshInBackground(_ owner: UInt32) {
+    Self.accountLookups.async { [self] in
+      let user = Self.accountName(owner)
+      loop.perform { [self] in
+        guard !stopped else { return }
+        // A capture claimed the device meanwhile: the refresh waits until it is idle again.
+        guard active == nil else { return refreshWhenIdle([owner]) }
+        refresh(owner, user: user)
+      }
+    }
+  }
+
+  /// The account name of a uid (`uid-N` when there is none); may block on NSS.
   static func accountName(_ uid: UInt32) -> String {
-    guard let entry = getpwuid(uid) else { return "uid-\(uid)" }
-    return String(cString: entry.pointee.pw_name)
+    AccountDatabase.name(ofUID: uid) ?? "uid-\(uid)"
   }
 }
 
@@ -214,8 +233,8 @@ final class ActiveVerify {
 }
 
 /// A continuation resumed exactly once, from whichever side gets there first. Thread-safe.
-final class Resumption: @unchecked Sendable {
-  // `continuation` is taken under the lock.
+final class Resumption: Sendable {
+  // `continuation` is taken under the lock (a `StateLock`).
   private let lock = StateLock<CheckedContinuation<CaptureEvent, any Error>?>(nil)
 
   init(_ continuation: CheckedContinuation<CaptureEvent, any Error>) {
@@ -236,8 +255,8 @@ final class Resumption: @unchecked Sendable {
 }
 
 /// Hands the capture's resumption to its cancellation handler. Thread-safe.
-final class CancelBox: @unchecked Sendable {
-  // Guarded by the lock.
+final class CancelBox: Sendable {
+  // Guarded by the lock (a `StateLock`).
   private let lock = StateLock<(Resumption?, Bool)>((nil, false))
 
   func set(_ resume: Resumption) {

@@ -29,7 +29,7 @@ final class Evaluation {
   /// The sensor in use, for logs and the success result.
   var sensor: String?
   /// What the detectors and `broker.trace` keep of it (nil for evaluations answered at once).
-  var trace: EvaluationTrace?
+  var trace: PromptTrace?
   /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
   var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
   /// Whether a recent success of its context may answer it (false for handoff authorizations,
