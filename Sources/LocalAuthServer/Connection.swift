@@ -17,8 +17,12 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// The peer's process id and primary group at accept (SO_PEERCRED; its uid is the share's).
   let peerPID: Int32
   let peerGID: UInt32
-  private var flags: Flags = []
-  private var outputStart = 0
+  // The hot path's mutable state is exempt from Swift's run-time exclusivity check (~80
+  // instructions an access, ~14 accesses a request; docs/performance.md): each access is a short
+  // read or write on the loop thread, none is held across a call that could reach this connection
+  // again (output is moved out with `swap` before an answer is encoded into it).
+  @exclusivity(unchecked) private var flags: Flags = []
+  @exclusivity(unchecked) private var outputStart = 0
   let server: Server
   /// What this connection shares with the others of its uid (the uid, connection count, read budget).
   let share: UIDShare
@@ -26,7 +30,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   private(set) var session: ClientSession?
   /// A partial line and the requests awaiting answers; nil while there are none.
   private var backlog: ConnectionBacklog?
-  private var output: [UInt8] = []
+  @exclusivity(unchecked) private var output: [UInt8] = []
   /// The peer's supplementary groups (SO_PEERGROUPS), and its executable when app ids are bound.
   let peerGroups: [UInt32]
   let peerExecutable: String?

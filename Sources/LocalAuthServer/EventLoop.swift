@@ -18,17 +18,21 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private let wakePending = Atomic<Bool>(false)
   /// The client connections, indexed by descriptor (no hashing per event; grows to the highest
   /// descriptor seen). One reference a slot, 8 bytes: part of what an idle connection costs.
-  private var connections: [Connection?] = []
+  /// Unchecked for exclusivity (as `Connection`'s output): read once per event, written only by
+  /// `register` and `unregister`, never during a read.
+  @exclusivity(unchecked) private var connections: [Connection?] = []
   /// The other watched descriptors' handlers (listeners, signals, driver buses): a few.
   private var handlers: [Int32: any LoopHandler] = [:]
-  private var dirty: [Connection] = []
+  // The lists of connections to flush are unchecked for exclusivity (as `Connection`'s output):
+  // `dirty` is only appended to and swapped, `flushing` only iterated (over a copy) and emptied.
+  @exclusivity(unchecked) private var dirty: [Connection] = []
   /// The connections being flushed (the previous `dirty`; kept for its capacity).
-  private var flushing: [Connection] = []
-  private var running = true
+  @exclusivity(unchecked) private var flushing: [Connection] = []
+  @exclusivity(unchecked) private var running = true
   /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
   var afterTurn: (() -> Void)?
   /// Counts the loop's turns (one epoll_wait and what it reported each).
-  private(set) var turn: UInt64 = 0
+  @exclusivity(unchecked) private(set) var turn: UInt64 = 0
   /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
   /// is out before the answer it describes). Loop thread only.
   var beforeOutput: (() -> Void)?

@@ -41,7 +41,9 @@ public final class Server: @unchecked Sendable {
   static let readBytesPerUIDPerTurn = 64 * 1024
   /// Output buffers not in use: a connection borrows one when it has answers to send and returns
   /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
-  var spareOutputBuffers: [[UInt8]] = []
+  /// Unchecked for exclusivity like `Connection`'s output: only popped and appended to, briefly,
+  /// on the loop thread.
+  @exclusivity(unchecked) var spareOutputBuffers: [[UInt8]] = []
   /// At most this many spare output buffers are kept (one per connection served in a turn is enough
   /// for the 256-client load; more are freed).
   static let spareOutputBufferCount = 512
