@@ -62,7 +62,7 @@ public struct JSONParser {
   }
 }
 
-private struct Scanner {
+struct Scanner {
   let bytes: UnsafeBufferPointer<UInt8>
   let maxDepth: Int
   let replacesUnpairedSurrogates: Bool
