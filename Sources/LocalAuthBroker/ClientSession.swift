@@ -12,11 +12,21 @@ public struct PeerIdentity: Sendable, Equatable {
   public var gid: UInt32
   /// The peer's supplementary groups (SO_PEERGROUPS).
   public var groups: [UInt32]
+  /// The facts read from /proc, in one reference (nil when there are none): an idle connection
+  /// holds its identity until its first request, and every byte counts at 10k connections.
+  private var procFacts: ProcFacts?
+
   /// The peer's executable as the kernel names it (read by the server at accept), when app ids
   /// are bound to executables; nil otherwise or when it cannot be read.
-  public var executable: String?
+  public var executable: String? {
+    get { procFacts?.executable }
+    set { procFacts = ProcFacts.make(executable: newValue, loginSession: loginSession) }
+  }
   /// The logind session the peer runs in (read by the server from its cgroup at accept), if any.
-  public var loginSession: String?
+  public var loginSession: String? {
+    get { procFacts?.loginSession }
+    set { procFacts = ProcFacts.make(executable: executable, loginSession: newValue) }
+  }
 
   /// An identity.
   public init(
@@ -27,8 +37,28 @@ public struct PeerIdentity: Sendable, Equatable {
     self.uid = uid
     self.gid = gid
     self.groups = groups
+    self.procFacts = ProcFacts.make(executable: executable, loginSession: loginSession)
+  }
+}
+
+/// The executable and logind session of a peer (immutable, shared by copies of its identity).
+private final class ProcFacts: Sendable, Equatable {
+  let executable: String?
+  let loginSession: String?
+
+  private init(executable: String?, loginSession: String?) {
     self.executable = executable
     self.loginSession = loginSession
+  }
+
+  /// The facts, or nil when there are none.
+  static func make(executable: String?, loginSession: String?) -> ProcFacts? {
+    executable == nil && loginSession == nil
+      ? nil : ProcFacts(executable: executable, loginSession: loginSession)
+  }
+
+  static func == (lhs: ProcFacts, rhs: ProcFacts) -> Bool {
+    lhs.executable == rhs.executable && lhs.loginSession == rhs.loginSession
   }
 }
 
