@@ -59,9 +59,10 @@ check-doc-packages:
 build: check-build-packages
 	$(SWIFT) build
 
-# The inner loop: the build with its tests, then the unit tests (a few seconds). End-to-end tests
-# (a real daemon or driver processes: suites named *EndToEnd*, Hostile*, *Fault*, Daemon*, and
-# UIDShare, CrashRecovery) and the pam, systemd, readme and package suites run in `make test`.
+# The inner loop: the build with its tests, then the unit tests (a few seconds). The end-to-end
+# tests (the EndToEndTests target: a real daemon; and the suites elsewhere that start processes for
+# long: Hostile*, *Fault*, Daemon*, UIDShare, CrashRecovery) and the pam, systemd, readme and
+# package suites run in `make test`.
 UNIT_TEST_SKIP := EndToEnd|Hostile|Fault|Daemon|UIDShare|CrashRecovery
 check: check-build-packages
 	$(SWIFT) build --build-tests

@@ -113,6 +113,13 @@ let package = Package(
         "localauthd",
       ]),
     .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "LocalAuthServer", "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine",
+        "LocalAuthProtocol", "LocalAuthTestSupport", "LocalAuthCrypto", "ExternalDrivers",
+        "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd",
+      ]),
+    .testTarget(
       name: "DocumentationTests",
       dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol", "Sensors"]),
   ]

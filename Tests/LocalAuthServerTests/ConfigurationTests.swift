@@ -75,12 +75,6 @@ import Testing
     }
   }
 
-  @Test func theDaemonRefusesABadConfigurationAtStart() throws {
-    let (status, output, path) = try checkConfig("[Broker]\nLockoutThreshold=lots\n")
-    #expect(status == 1)
-    #expect(output.contains("\(path):2: LockoutThreshold=lots"))
-  }
-
   @Test func optionsParseAndRejectUnknownArguments() throws {
     let options = try DaemonOptions.parse([
       "--socket", "/tmp/x.sock", "--demo", "--state-dir", "/tmp/s",

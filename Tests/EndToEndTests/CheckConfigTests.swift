@@ -25,6 +25,12 @@ func checkConfig(_ text: String?) throws -> (status: Int32, stderr: String, path
 /// `--check-config` as a newcomer meets it: every mistake in one run, an unknown SetupOwner
 /// refused, a missing file named plainly.
 @Suite struct CheckConfigTests {
+  @Test func theDaemonRefusesABadConfigurationAtStart() throws {
+    let (status, output, path) = try checkConfig("[Broker]\nLockoutThreshold=lots\n")
+    #expect(status == 1)
+    #expect(output.contains("\(path):2: LockoutThreshold=lots"))
+  }
+
   @Test func everyMistakeIsReportedInOneRun() throws {
     let text = """
       [Broker]
