@@ -1,4 +1,5 @@
 import CFprintdBus
+import Glibc
 import Sensors
 
 private let managerPath = "/net/reactivated/Fprint/Manager"
@@ -31,6 +32,7 @@ extension FprintdSensor {
       }, context, &opened)
     guard result == 0, let opened else {
       log("fprintd sensor \(name): cannot connect to the system bus (errno \(-result))")
+      deviceLookupEnded()  // captures waiting for a reconnection fail now
       return
     }
     bus = opened
@@ -41,9 +43,13 @@ extension FprintdSensor {
   /// Processes the bus and re-arms the loop's watch with what sd-bus wants next (loop thread).
   func pump() {
     guard let bus else { return }
-    _ = lfb_process(bus)
+    let processed = lfb_process(bus)
+    let fd = lfb_fd(bus)
+    guard fd >= 0, processed != -ECONNRESET, processed != -ENOTCONN else { return busLost() }
+    if fd != watchedFD { unwatchBus() }
     let events = UInt32(max(0, lfb_events(bus)))
-    loop.watch(lfb_fd(bus), events: events == 0 ? 1 : events) { [self] in pump() }
+    loop.watch(fd, events: events == 0 ? 1 : events) { [self] in pump() }
+    watchedFD = fd
     // sd-bus expires a call that gets no reply (10 s) only when processed: while calls wait, the
     // loop processes the bus every second, so a fprintd that stops answering fails the call.
     if !calls.isEmpty && !timeoutCheckScheduled {
@@ -52,6 +58,36 @@ extension FprintdSensor {
         timeoutCheckScheduled = false
         pump()
       }
+    }
+  }
+
+  /// Stops watching the bus's descriptor (loop thread).
+  func unwatchBus() {
+    guard watchedFD >= 0 else { return }
+    loop.unwatch(watchedFD)
+    watchedFD = -1
+  }
+
+  /// The bus connection ended (the bus daemon went away): it is closed, the calls waiting on it and
+  /// the capture in progress fail, and the next capture connects again (loop thread).
+  private func busLost() {
+    guard let bus else { return }
+    unwatchBus()
+    lfb_close(bus)
+    self.bus = nil
+    device = nil
+    cache.withLock { $0.present = false }
+    log("fprintd sensor \(name): the system bus connection ended (connected again when needed)")
+    let waiting = calls.sorted { $0.key < $1.key }.map(\.value)
+    calls.removeAll()
+    let lost = FprintdReply(
+      errorName: "localauthd.BusLost", errorMessage: nil, path: nil, strings: [])
+    for then in waiting { then(lost) }
+    if let active {
+      self.active = nil
+      active.resume.finish(
+        .failure(SensorFailure(.serviceUnavailable, "the system bus connection ended")))
+      deviceReleased()
     }
   }
 
@@ -113,7 +149,12 @@ extension FprintdSensor {
   func withDevice(_ then: @escaping (Bool) -> Void) {
     if device != nil { return then(true) }
     afterDeviceLookup.append { [self] in then(device != nil) }
-    if !lookingForDevice { findDevice() }
+    guard !lookingForDevice else { return }
+    if bus == nil, started, !stopped {
+      lookingForDevice = true
+      return connect()  // it looks for the device once connected
+    }
+    findDevice()
   }
 
   /// Refreshes these owners' enrolled sets once the device has been idle for `refreshDelay` (loop

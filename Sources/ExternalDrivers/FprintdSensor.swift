@@ -18,7 +18,7 @@ import SystemFacts
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
   // `afterDeviceLookup`, `afterRelease`, `refreshDue`, `refreshArmed`, `idleSince`, `started`,
-  // `stopped` and `inFlight` are touched on the loop thread only; `cache` is locked.
+  // `stopped`, `inFlight` and `watchedFD` are touched on the loop thread only; `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -35,6 +35,8 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   /// The verify cycle holding the device; when it is released, the captures that waited begin.
   var active: ActiveVerify?
   var timeoutCheckScheduled = false
+  /// The bus descriptor the loop watches (-1: none); kept, as a closed bus no longer names it.
+  var watchedFD: Int32 = -1
   /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
   var lookingForDevice = false
   /// Work that waits for the device lookup; it goes on once fprintd answers (or cannot be reached).
@@ -157,7 +159,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
       let waiting = calls.sorted { $0.key < $1.key }.map(\.value)
       calls.removeAll()
       if let bus {
-        loop.unwatch(lfb_fd(bus))
+        unwatchBus()
         lfb_close(bus)
         self.bus = nil
       }

@@ -75,6 +75,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Watches a descriptor for the given events.
   func register(_ fd: Int32, events: UInt32, handler: any LoopHandler) {
+    guard fd >= 0 else { return }
     handlers[fd] = handler
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
   }
@@ -100,6 +101,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Stops watching a descriptor.
   func unregister(_ fd: Int32) {
+    guard fd >= 0 else { return }
     if Int(fd) < connections.count { connections[Int(fd)] = nil }
     handlers[fd] = nil
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)

@@ -273,6 +273,22 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
+  @Test func theSystemBusGoingAwayFailsTheSensorAndTheDaemonStillStopsCleanly() throws {
+    let stack = try FprintdStack()
+    try stack.enroll("root", print: "root-print")
+    let daemon = try daemon(stack)
+    let client = try daemon.connect()
+    #expect(daemon.waitForLog(containing: "fprintd sensor finger: using"), "\(daemon.log())")
+    try stack.killBus()
+    #expect(
+      daemon.waitForLog(containing: "the system bus connection ended"), "\(daemon.log())")
+    // The next capture tries to connect again, finds no bus, and fails at once.
+    let id = try client.request(Method.evaluatePolicy, biometrics)
+    #expect(try failure(client, id)?.code == .biometryNotAvailable)
+    // Stopping the sensor with its bus gone once trapped (an unwatch of a closed bus's descriptor).
+    #expect(daemon.stop() == 0, "\(daemon.log())")
+  }
+
   @Test func aUserWithNoPrintsIsNotEnrolled() throws {
     let stack = try FprintdStack()
     let daemon = try daemon(stack)

@@ -263,6 +263,16 @@ final class FprintdStack: @unchecked Sendable {
     kill(pid, SIGKILL)
   }
 
+  /// Kills the private bus's dbus-daemon (as a restart of the system bus would end its clients'
+  /// connections).
+  func killBus() throws {
+    let pids = try String(contentsOfFile: directory + "/pids", encoding: .utf8)
+    for pid in pids.split(whereSeparator: \.isWhitespace).compactMap({ Int32($0) }) {
+      let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+      if name.hasPrefix("dbus-daemon") { kill(pid, SIGKILL) }
+    }
+  }
+
   /// Sends `signal` to fprintd (SIGSTOP: it stays on the bus and stops answering).
   func signalFprintd(_ signal: Int32) throws {
     let text = try String(contentsOfFile: directory + "/fprintd.pid", encoding: .utf8)
