@@ -109,7 +109,7 @@ extension Broker {
   func authorizeHandoff(
     _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
-  ) throws(RPCError) -> RightsAnswer {
+  ) throws(RPCError) -> MethodAnswer {
     let id = try handoffID(params)
     let policy = try params.policy()
     let reason = try params.nonEmptyString("localizedReason")

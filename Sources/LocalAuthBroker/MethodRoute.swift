@@ -1,0 +1,92 @@
+import LocalAuthProtocol
+
+/// A method's answer: a result now, or nil when it comes later through the responder.
+typealias MethodAnswer = Result<JSONValue, RPCError>?
+
+/// How the broker answers one method: the request type's params in, its answer out. Routes
+/// exist only for `RequestType`s, so a method without a type has no route; `Broker.routes` is
+/// checked against `MethodRegistry` by a test. Value type, immutable.
+struct MethodRoute: Sendable {
+  /// Decodes nothing itself: wraps the params object in the type's `Params` and calls the handler.
+  typealias Body =
+    @Sendable (
+      isolated Broker, JSONObject, RPCRequest, ClientSession, () -> any Responder
+    ) throws(RPCError) -> MethodAnswer
+
+  /// The method's wire name.
+  let method: String
+  /// The handler.
+  let body: Body
+
+  /// A method answered at once with its result.
+  static func answer<R: RequestType>(
+    _: R.Type,
+    _ handler:
+      @escaping @Sendable (isolated Broker, R.Params, ClientSession) throws(RPCError)
+      -> R.Result
+  ) -> MethodRoute {
+    MethodRoute(method: R.method) {
+      (broker: isolated Broker, object, _, client, _) throws(RPCError) -> MethodAnswer in
+      .success(try handler(broker, R.Params(object: object), client).json)
+    }
+  }
+
+  /// A method whose answer may come later (evaluations, store work): the handler gets the
+  /// request (for its id) and the responder maker, and returns nil when it will respond.
+  static func deferred<R: RequestType>(
+    _: R.Type,
+    _ handler:
+      @escaping @Sendable (
+        isolated Broker, R.Params, RPCRequest, ClientSession, () -> any Responder
+      ) throws(RPCError) -> MethodAnswer
+  ) -> MethodRoute {
+    MethodRoute(method: R.method) {
+      (broker: isolated Broker, object, request, client, makeResponder) throws(RPCError)
+        -> MethodAnswer in
+      try handler(broker, R.Params(object: object), request, client, makeResponder)
+    }
+  }
+}
+
+extension Broker {
+  /// Every method the broker answers, by wire name: the routes of each area, built once.
+  static let routes: [String: MethodRoute] = {
+    var table: [String: MethodRoute] = [:]
+    let all =
+      sessionRoutes + administrationRoutes + diagnosticsRoutes + agentRoutes
+      + rightsRoutes + sshKeyRoutes
+    for route in all {
+      precondition(table[route.method] == nil, "two routes for \(route.method)")
+      table[route.method] = route
+    }
+    return table
+  }()
+
+  /// The wire names of the methods the broker answers (for the registry test).
+  public static var routedMethods: [String] { Array(routes.keys) }
+
+  /// Handles one request from a client: returns the answer now, or nil when it comes later
+  /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
+  public func handle(
+    _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
+  ) -> Result<JSONValue, RPCError>? {
+    guard let route = Self.routes[request.method] else {
+      return .failure(
+        RPCError(
+          .methodNotFound, "Method not found: \(request.method).",
+          data: ["method": .string(request.method)]))
+    }
+    do throws(RPCError) {
+      return try route.body(self, request.params, request, client, makeResponder)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
+  public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder)
+    -> Result<JSONValue, RPCError>?
+  {
+    handle(request, from: client) { responder }
+  }
+}
