@@ -87,10 +87,10 @@ extension Broker {
   /// the next policy evaluation [on the same context] to succeed without testing biometry again".
   /// An implicit context (no `context` param) keeps one only when the daemon gave it a reuse
   /// window (an SSH key's context); otherwise it is never evaluated twice.
-  func grantReuse(_ evaluation: Evaluation, _ value: JSONValue) {
+  func grantReuse(_ evaluation: Evaluation, _ success: EvaluationSuccess) {
     let context = evaluation.context
     guard context.explicit || context.options.reuseDuration > 0 else { return }
-    guard value.objectValue?["reused"]?.boolValue != true else { return }
+    guard !success.reused else { return }
     let biometric = evaluation.sensor.flatMap { name in
       sensors.drivers.first { $0.name == name }?.kind.isBiometric
     }

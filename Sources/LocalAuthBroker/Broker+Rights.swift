@@ -239,11 +239,11 @@ extension Broker {
 
   /// Turns an authorization's outcome into the right's new state and the `right.authorize` answer.
   private func finishAuthorization(
-    of right: AuthRight, client: ClientSession, _ outcome: Result<JSONValue, RPCError>
+    of right: AuthRight, client: ClientSession, _ outcome: EvaluationOutcome
   ) -> Result<JSONValue, RPCError> {
     right.authorizing = nil
     switch outcome {
-    case .success(let value):
+    case .success(let success):
       if enrolledSetChanged(right, of: client) {
         setState(right, RightStateName.notAuthorized, of: client)
         return .failure(enrolledSetChangedError(right))
@@ -252,10 +252,9 @@ extension Broker {
         right.boundDomainState = domainStateHash(owner: defaultOwnerUID(of: client))
       }
       setState(right, RightStateName.authorized, of: client)
-      let result = value.objectValue ?? [:]
       return .success([
-        "state": .string(RightStateName.authorized), "requestID": result["requestID"],
-        "sensor": result["sensor"],
+        "state": .string(RightStateName.authorized), "requestID": .string(success.requestID),
+        "sensor": success.sensor.map(JSONValue.string) ?? .null,
       ])
     case .failure(let error):
       setState(right, RightStateName.notAuthorized, of: client)

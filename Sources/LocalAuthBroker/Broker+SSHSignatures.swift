@@ -2,7 +2,6 @@ import FoundationEssentials
 import LocalAuthProtocol
 import RightStore
 import SSHAgent
-import Synchronization
 
 extension Broker {
   /// One `sshKey.sign`: the caller's key, an evaluation of its policy for the caller (reusing a
@@ -19,7 +18,7 @@ extension Broker {
       clientPID: client.peer.pid, outcome: "signed", reason: request.reason)
     do throws(RPCError) {
       let evaluated = try await evaluate(record, reason: request.reason, client: client)
-      entry.requestID = evaluated.objectValue?["requestID"]?.stringValue ?? ""
+      entry.requestID = evaluated.requestID
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
       let now = Date()
@@ -75,26 +74,23 @@ extension Broker {
     return found
   }
 
-  /// Runs the evaluation a signature with `record` needs and returns its success value.
+  /// Runs the evaluation a signature with `record` needs and returns its success.
   private func evaluate(_ record: SSHKeyRecord, reason: String, client: ClientSession)
-    async throws(RPCError) -> JSONValue
+    async throws(RPCError) -> EvaluationSuccess
   {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
       throw storeError(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
     let context = sshKeyContext(record)
-    let outcome: Result<JSONValue, RPCError> = await withCheckedContinuation { continuation in
-      let responder = ContinuationResponder(continuation: continuation)
+    let outcome: EvaluationOutcome = await withCheckedContinuation { continuation in
       do throws(RPCError) {
-        if let immediate = try startEvaluation(
+        try startEvaluation(
           client: client, policy: policy, reason: reason, contextID: nil, rpcID: nil,
-          makeResponder: { responder }, context: context)
-        {
-          responder.respond(immediate)
-        }
+          context: context
+        ) { outcome in continuation.resume(returning: outcome) }
       } catch {
-        responder.respond(.failure(error))
+        continuation.resume(returning: .failure(error))
       }
     }
     return try outcome.get()
@@ -116,23 +112,5 @@ extension Broker {
       id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
     sshKeyContexts[key] = context
     return context
-  }
-}
-
-/// Hands an evaluation's outcome to the task that waits for it, once.
-private final class ContinuationResponder: Responder {
-  private let continuation: CheckedContinuation<Result<JSONValue, RPCError>, Never>
-  private let resumed = Mutex(false)
-
-  init(continuation: CheckedContinuation<Result<JSONValue, RPCError>, Never>) {
-    self.continuation = continuation
-  }
-
-  func respond(_ result: Result<JSONValue, RPCError>) {
-    let first = resumed.withLock { resumed in
-      defer { resumed = true }
-      return !resumed
-    }
-    if first { continuation.resume(returning: result) }
   }
 }

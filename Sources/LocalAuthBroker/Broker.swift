@@ -195,8 +195,7 @@ public actor Broker {
 
   /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
   /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
-  func finish(_ evaluation: Evaluation, _ outcome: Result<JSONValue, RPCError>, answer: Bool = true)
-  {
+  func finish(_ evaluation: Evaluation, _ outcome: EvaluationOutcome, answer: Bool = true) {
     guard evaluation.phase != .finished else { return }
     let wasRunning = evaluation.phase == .running
     let wasQueued = evaluation.phase == .queued
@@ -209,7 +208,7 @@ public actor Broker {
       countQueued(evaluation, -1)
     }
     evaluation.task?.cancel()
-    if case .success(let value) = outcome { grantReuse(evaluation, value) }
+    if case .success(let success) = outcome { grantReuse(evaluation, success) }
     let result = account(outcome, of: evaluation)
     diagnoseFinished(evaluation, result)
     var event: JSONObject = ["result": .string(result.name)]
@@ -217,8 +216,7 @@ public actor Broker {
     monitor(evaluation, "finished", event)
     notifyAgent(evaluation, Notification.agentEnded, event)
     evaluation.agent = nil
-    let delivered = evaluation.transform?(outcome) ?? outcome
-    if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
+    if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
     if wasRunning && running === evaluation {
       running = nil
       startNext()
@@ -230,7 +228,7 @@ public actor Broker {
   /// Counts an outcome for broker.status and logs the evaluation's finish.
   @discardableResult
   func account(
-    _ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation, successReason: String? = nil
+    _ outcome: EvaluationOutcome, of evaluation: Evaluation, successReason: String? = nil
   ) -> EvaluationResult {
     let result: EvaluationResult
     switch outcome {

@@ -100,10 +100,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     borrowOutputBuffer()
     var writer = JSONWriter(appendingTo: [])
     swap(&writer.bytes, &output)
-    switch answer {
-    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
-    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
-    }
+    RPCEncoder.write(answer: answer, id: id, into: &writer)
     writer.bytes.append(0x0A)
     swap(&writer.bytes, &output)
     outputGrew()
