@@ -48,29 +48,52 @@ struct MethodRoute: Sendable {
   }
 }
 
-extension Broker {
-  /// Every method the broker answers, by wire name: the routes of each area, built once.
-  static let routes: [String: MethodRoute] = {
-    var table: [String: MethodRoute] = [:]
-    let all =
-      sessionRoutes + administrationRoutes + diagnosticsRoutes + agentRoutes
-      + rightsRoutes + sshKeyRoutes
-    for route in all {
-      precondition(table[route.method] == nil, "two routes for \(route.method)")
-      table[route.method] = route
+/// The routes by wire name, bucketed by the name's length in UTF-8 bytes: a lookup reads the
+/// name's length and compares it with the few names of that length, which costs less than
+/// hashing it (the request path's budget is docs/performance.md's). Immutable once built.
+struct RouteTable: Sendable {
+  private let buckets: [[MethodRoute]]
+
+  /// A table of these routes; traps on two routes for one name.
+  init(_ routes: [MethodRoute]) {
+    var buckets: [[MethodRoute]] = []
+    for route in routes {
+      let length = route.method.utf8.count
+      while buckets.count <= length { buckets.append([]) }
+      precondition(
+        !buckets[length].contains { $0.method == route.method }, "two routes for \(route.method)")
+      buckets[length].append(route)
     }
-    return table
-  }()
+    self.buckets = buckets
+  }
+
+  /// The route of this method, if there is one.
+  func route(_ method: String) -> MethodRoute? {
+    let length = method.utf8.count
+    guard length < buckets.count else { return nil }
+    for route in buckets[length] where route.method == method { return route }
+    return nil
+  }
+
+  /// Every routed method name.
+  var methods: [String] { buckets.flatMap { $0.map(\.method) } }
+}
+
+extension Broker {
+  /// Every method the broker answers: the routes of each area, built once.
+  static let routes = RouteTable(
+    sessionRoutes + administrationRoutes + diagnosticsRoutes + agentRoutes + rightsRoutes
+      + sshKeyRoutes)
 
   /// The wire names of the methods the broker answers (for the registry test).
-  public static var routedMethods: [String] { Array(routes.keys) }
+  public static var routedMethods: [String] { routes.methods }
 
   /// Handles one request from a client: returns the answer now, or nil when it comes later
   /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
   public func handle(
     _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
   ) -> Result<JSONValue, RPCError>? {
-    guard let route = Self.routes[request.method] else {
+    guard let route = Self.routes.route(request.method) else {
       return .failure(
         RPCError(
           .methodNotFound, "Method not found: \(request.method).",

@@ -14,7 +14,7 @@ public protocol MethodParams: Sendable {
 
 extension MethodParams {
   /// A reader over the same object, for the checks shared by several methods (`user`, `requester`).
-  public var reader: ParamReader { ParamReader(object) }
+  @inlinable public var reader: ParamReader { ParamReader(object) }
 }
 
 /// The params of a method that takes none (extra members are ignored, as before).
