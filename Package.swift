@@ -25,6 +25,8 @@ let package = Package(
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
     .target(name: "Sensors"),
+    // What the host says: small files, /proc facts about processes, the account database (NSS).
+    .target(name: "SystemFacts"),
     // posix_spawn, poll and waitpid for out-of-process drivers.
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
@@ -43,7 +45,7 @@ let package = Package(
       name: "LocalAuthServer",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem", "ExternalDrivers",
+        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -59,23 +61,27 @@ let package = Package(
       ]),
     .target(
       name: "LocalAuthTestSupport",
-      dependencies: ["LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem"]),
+      dependencies: [
+        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem", "SystemFacts",
+      ]),
 
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
     .executableTarget(
       name: "localauthctl",
       dependencies: ["LocalAuthCommandLine", "LocalAuthClientCore", "LocalAuthProtocol"]),
     .executableTarget(
-      name: "localauthd-bench", dependencies: ["LocalAuthProtocol", "CLocalAuthSystem"]),
+      name: "localauthd-bench",
+      dependencies: ["LocalAuthProtocol", "CLocalAuthSystem", "SystemFacts"]),
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
+    .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
     .testTarget(name: "ExternalDriversTests", dependencies: ["ExternalDrivers", "Sensors"]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
-        "LocalAuthCrypto", "SSHAgent",
+        "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts",
       ]),
     .testTarget(
       name: "LocalAuthServerTests",

@@ -144,8 +144,8 @@ final class ActiveVerify {
 }
 
 /// A continuation resumed exactly once, from whichever side gets there first. Thread-safe.
-final class Resumption: @unchecked Sendable {
-  // `continuation` is taken under the lock.
+final class Resumption: Sendable {
+  // `continuation` is taken under the lock (a `StateLock`).
   private let lock = StateLock<CheckedContinuation<CaptureEvent, any Error>?>(nil)
 
   init(_ continuation: CheckedContinuation<CaptureEvent, any Error>) {
@@ -166,8 +166,8 @@ final class Resumption: @unchecked Sendable {
 }
 
 /// Hands the capture's resumption to its cancellation handler. Thread-safe.
-final class CancelBox: @unchecked Sendable {
-  // Guarded by the lock.
+final class CancelBox: Sendable {
+  // Guarded by the lock (a `StateLock`).
   private let lock = StateLock<(Resumption?, Bool)>((nil, false))
 
   func set(_ resume: Resumption) {

@@ -36,7 +36,7 @@ extension Broker {
     switch try params.scope() {
     case "user": scope = .user
     case "session":
-      guard let session = ProcessFacts.loginSession(of: client.peer.pid) else {
+      guard let session = client.peer.loginSession else {
         throw .invalidParams("scope", "is 'session' but this process is in no logind session")
       }
       scope = .session(session)
@@ -44,7 +44,7 @@ extension Broker {
       guard let pid = try params.pid() else {
         throw .invalidParams("pid", "is required with scope 'process'")
       }
-      guard ProcessFacts.owner(of: Int32(pid)) == client.peer.uid else {
+      guard processes.owner(ofProcess: Int32(pid)) == client.peer.uid else {
         throw .invalidParams("pid", "must be a running process of your own user")
       }
       scope = .process(Int32(pid))
@@ -68,12 +68,12 @@ extension Broker {
     nextAgentNumber += 1
     let agent = PromptAgent(
       id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber,
-      since: Accounts.wallClockMilliseconds() / 1000)
+      since: Int64(WallClock.nowMilliseconds() / 1000))
     agents.append(agent)
     client.agent = agent
     return [
       "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),
-      "user": .string(client.owner.name), "scope": scope.json,
+      "user": .string(account(of: client).name), "scope": scope.json,
     ]
   }
 
@@ -98,16 +98,11 @@ extension Broker {
     let owner = evaluation.owner.uid
     let candidates = agents.filter { $0.uid == owner && $0.connection.connected }
     guard !candidates.isEmpty else { return nil }
-    var clientSession: String??
     let fitting = candidates.filter { agent in
       switch agent.scope {
       case .user: return true
       case .process(let pid): return pid == evaluation.client.peer.pid
-      case .session(let id):
-        if clientSession == nil {
-          clientSession = .some(ProcessFacts.loginSession(of: evaluation.client.peer.pid))
-        }
-        return clientSession! == id
+      case .session(let id): return evaluation.client.peer.loginSession == id
       }
     }
     return fitting.max { ($0.scope.rank, $0.number) < ($1.scope.rank, $1.number) }

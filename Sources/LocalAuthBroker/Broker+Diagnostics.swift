@@ -28,12 +28,12 @@ extension Broker {
     if appID.utf8.count <= 14 && appID.hasPrefix("uid-") {
       return ClientKey(uid: client.peer.uid, pid: client.peer.pid, appID: "")
     }
-    return ClientKey(uid: client.peer.uid, pid: 0, appID: EvaluationTrace.bounded(appID))
+    return ClientKey(uid: client.peer.uid, pid: 0, appID: PromptTrace.bounded(appID))
   }
 
   /// A prompting evaluation was submitted (queued or about to run): trace it and run the detectors.
   func diagnoseSubmitted(_ evaluation: Evaluation) {
-    let trace = EvaluationTrace(
+    let trace = PromptTrace(
       evaluation, key: diagnosticsKey(evaluation.client), submittedAt: diagnosticsNow)
     evaluation.trace = trace
     for finding in diagnostics.submitted(

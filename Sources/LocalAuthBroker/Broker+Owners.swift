@@ -8,13 +8,21 @@ extension Broker {
   /// The owner a client asks for by default: itself, or the one device owner in device mode.
   func defaultOwner(of client: ClientSession) -> SensorOwner {
     switch configuration.ownerMode {
-    case .perUser: return client.owner
+    case .perUser: return account(of: client)
     case .device:
       if let cached = setupOwnerAccount, cached.uid == configuration.setupOwner { return cached }
-      let owner = Accounts.owner(uid: configuration.setupOwner)
+      let owner = accounts.owner(uid: configuration.setupOwner)
       setupOwnerAccount = owner
       return owner
     }
+  }
+
+  /// The account behind a connection (its own owner in per-user mode), looked up once per connection.
+  func account(of client: ClientSession) -> SensorOwner {
+    if let known = client.account { return known }
+    let account = accounts.owner(uid: client.peer.uid)
+    client.account = account
+    return account
   }
 
   /// The uid a client asks for by default, without an account lookup (the hot path).
@@ -36,7 +44,7 @@ extension Broker {
     guard let raw = params.object["user"], raw != .null else { return defaultOwner(of: client) }
     if !client.isAdmin {
       // Everyone else may name only themselves: decided without an account lookup.
-      let own = client.owner
+      let own = account(of: client)
       guard
         raw.intValue == Int(own.uid) || raw.stringValue == own.name
           || raw.stringValue == String(own.uid)
@@ -50,12 +58,12 @@ extension Broker {
     }
     let named: SensorOwner?
     if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
-      named = Accounts.owner(uid: UInt32(number))
+      named = accounts.owner(uid: UInt32(number))
     } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
       if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
-        named = Accounts.owner(uid: uid)
+        named = accounts.owner(uid: uid)
       } else {
-        named = Accounts.owner(name: text)
+        named = accounts.owner(name: text)
       }
     } else {
       throw .invalidParams("user", "must be an account name or a uid")
@@ -94,7 +102,7 @@ extension Broker {
       passcodeFailures: state.consecutivePasscodeFailures,
       passcodeRetryNotBeforeMilliseconds: state.passcodeRetryNotBefore.map { notBefore in
         let remaining = notBefore - time.now()
-        return Accounts.wallClockMilliseconds() + Int64(max(0, remaining.milliseconds))
+        return Int64(WallClock.nowMilliseconds()) + Int64(max(0, remaining.milliseconds))
       },
       passcode: state.passcode?.storedHash)
     let log = self.log
@@ -120,7 +128,7 @@ extension Broker {
       log.notice("cannot read owners' state: \(error)")
       return owners
     }
-    let wallNow = Accounts.wallClockMilliseconds()
+    let wallNow = Int64(WallClock.nowMilliseconds())
     for record in records {
       var state = OwnerState(uid: record.uid)
       state.passcode = record.passcode.map(OwnerPasscode.hashed)

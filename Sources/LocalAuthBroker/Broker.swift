@@ -14,6 +14,10 @@ public actor Broker {
   public internal(set) var sensors: SensorRegistry
   let time: any TimeSource
   let log: any EvaluationLog
+  /// Names for uids and uids for names (injected: the broker does no I/O).
+  let accounts: any AccountDirectory
+  /// Who owns a running process (injected: the broker does no I/O).
+  let processes: any ProcessDirectory
   /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
   let rightStore: RightStore?
   /// Why the rights store is unavailable although a state directory was given (it could not be opened:
@@ -68,12 +72,16 @@ public actor Broker {
 
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
   /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
+  /// `accounts` and `processes` answer what the broker would otherwise read from the system.
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
     time: any TimeSource,
-    log: any EvaluationLog, executor: any SerialExecutor, version: String = "0.1.0",
+    log: any EvaluationLog, accounts: any AccountDirectory, processes: any ProcessDirectory,
+    executor: any SerialExecutor, version: String = "0.1.0",
     rightStore: RightStore? = nil, storeUnavailable: String? = nil
   ) {
+    self.accounts = accounts
+    self.processes = processes
     self.rightStore = rightStore
     self.storeUnavailable = storeUnavailable
     self.configuration = configuration

@@ -1,7 +1,8 @@
 import LocalAuthProtocol
 import Sensors
 
-/// Who is on the other end of a connection, as the kernel says (SO_PEERCRED), never as the client claims.
+/// Who is on the other end of a connection, as the kernel says (SO_PEERCRED, /proc), never as the
+/// client claims: facts the server gathers when it accepts, handed to the broker as values.
 public struct PeerIdentity: Sendable, Equatable {
   /// The peer's process id.
   public var pid: Int32
@@ -11,19 +12,23 @@ public struct PeerIdentity: Sendable, Equatable {
   public var gid: UInt32
   /// The peer's supplementary groups (SO_PEERGROUPS).
   public var groups: [UInt32]
-  /// The peer's executable as the kernel names it (/proc/PID/exe at connect), when app ids are
-  /// bound to executables; nil otherwise or when it cannot be read.
+  /// The peer's executable as the kernel names it (read by the server at accept), when app ids
+  /// are bound to executables; nil otherwise or when it cannot be read.
   public var executable: String?
+  /// The logind session the peer runs in (read by the server from its cgroup at accept), if any.
+  public var loginSession: String?
 
   /// An identity.
   public init(
-    pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], executable: String? = nil
+    pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32] = [], executable: String? = nil,
+    loginSession: String? = nil
   ) {
     self.pid = pid
     self.uid = uid
     self.gid = gid
     self.groups = groups
     self.executable = executable
+    self.loginSession = loginSession
   }
 }
 
@@ -81,8 +86,8 @@ public final class ClientSession: @unchecked Sendable {
       invalidatedContexts.remove(invalidationOrder.removeFirst())
     }
   }
-  /// The account behind the connection (its own owner in per-user mode), looked up once.
-  lazy var owner: SensorOwner = Accounts.owner(uid: peer.uid)
+  /// The account behind the connection, once looked up (`Broker.account(of:)`).
+  var account: SensorOwner?
   /// The prompt agent this connection registered, if any.
   var agent: PromptAgent?
   var queuedCount = 0

@@ -57,7 +57,7 @@ final class Evaluation {
   /// The sensor in use, for logs and the success result.
   var sensor: String?
   /// What the detectors and `broker.trace` keep of it (nil for evaluations answered at once).
-  var trace: EvaluationTrace?
+  var trace: PromptTrace?
   /// Whether a recent success of its context may answer it (false for handoff authorizations,
   /// which always need a fresh proof of presence).
   var mayReuse = true

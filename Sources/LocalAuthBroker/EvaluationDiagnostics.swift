@@ -10,11 +10,11 @@ struct ClientKey: Hashable {
 final class ClientHistory {
   let key: ClientKey
   /// Traced evaluations, oldest first (at most the per-client bound; evicted ones are gone).
-  var traces: [EvaluationTrace] = []
+  var traces: [PromptTrace] = []
   /// Evaluations queued or running now.
-  var active: [EvaluationTrace] = []
+  var active: [PromptTrace] = []
   /// The most recently finished evaluation.
-  var lastEnded: EvaluationTrace?
+  var lastEnded: PromptTrace?
   /// The last invalidation that could start churn: the context, its evaluation, when (ms).
   var invalidation: (contextID: String, requestID: String, at: Duration)?
   /// When each kind of finding was last reported for this client (ms), for the repeat limit.
@@ -49,7 +49,7 @@ final class EvaluationDiagnostics {
   /// Records a new prompting evaluation and returns what the detectors find about it.
   /// `origin` is the daemon's start (findings carry milliseconds since then).
   func submitted(
-    _ trace: EvaluationTrace, configuration: DiagnosticsConfiguration, origin: Duration
+    _ trace: PromptTrace, configuration: DiagnosticsConfiguration, origin: Duration
   ) -> [Finding] {
     let history: ClientHistory
     if let known = histories[trace.key] {
@@ -113,7 +113,7 @@ final class EvaluationDiagnostics {
   }
 
   /// Records how an evaluation ended.
-  func finished(_ trace: EvaluationTrace, at now: Duration) {
+  func finished(_ trace: PromptTrace, at now: Duration) {
     trace.endedAt = now
     guard let history = trace.history else { return }
     trace.history = nil
@@ -127,7 +127,7 @@ final class EvaluationDiagnostics {
   /// Records that a client invalidated a context; it can start churn when its evaluation is in
   /// flight (`inFlight`) or ended in a cancel within the window.
   func invalidated(
-    contextID: String, inFlight: EvaluationTrace?, key: ClientKey, at now: Duration,
+    contextID: String, inFlight: PromptTrace?, key: ClientKey, at now: Duration,
     configuration: DiagnosticsConfiguration
   ) {
     guard configuration.churnDetector, let history = histories[key] else { return }
@@ -141,14 +141,14 @@ final class EvaluationDiagnostics {
   }
 
   /// The traces of the clients `matching` accepts, oldest first.
-  func traces(where matching: (EvaluationTrace) -> Bool) -> [EvaluationTrace] {
+  func traces(where matching: (PromptTrace) -> Bool) -> [PromptTrace] {
     histories.values.flatMap { $0.traces.filter(matching) }.sorted {
       ($0.submittedAt, $0.sequence) < ($1.submittedAt, $1.sequence)
     }
   }
 
   private func finding(
-    _ kind: Finding.Kind, earlier: String, later trace: EvaluationTrace, gap: Duration,
+    _ kind: Finding.Kind, earlier: String, later trace: PromptTrace, gap: Duration,
     outcome: String, origin: Duration
   ) -> Finding {
     Finding(
@@ -164,7 +164,7 @@ final class EvaluationDiagnostics {
   }
 
   private func keep(
-    _ trace: EvaluationTrace, in history: ClientHistory, configuration: DiagnosticsConfiguration
+    _ trace: PromptTrace, in history: ClientHistory, configuration: DiagnosticsConfiguration
   ) {
     nextSequence += 1
     trace.sequence = nextSequence

@@ -1,4 +1,3 @@
-import Glibc
 import LocalAuthProtocol
 import Synchronization
 
@@ -145,45 +144,5 @@ final class AgentAnswers: Sendable {
       }
       waiter?.resume(throwing: CancellationError())
     }
-  }
-}
-
-/// What the kernel tells about a process: its logind session and its owner.
-enum ProcessFacts {
-  /// The logind session of `pid` (the `session-ID.scope` unit in its cgroup path, as `sd_pid_get_session`
-  /// reads it), if it runs in one.
-  static func loginSession(of pid: Int32) -> String? {
-    readSmallFile("/proc/\(pid)/cgroup").flatMap(loginSession(inCgroups:))
-  }
-
-  /// The logind session named in the text of a `/proc/PID/cgroup` file, if any.
-  static func loginSession(inCgroups text: String) -> String? {
-    for line in text.split(separator: "\n") {
-      for component in line.split(separator: "/")
-      where component.hasPrefix("session-") && component.hasSuffix(".scope") {
-        let id = component.dropFirst("session-".count).dropLast(".scope".count)
-        if !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-          return String(id)
-        }
-      }
-    }
-    return nil
-  }
-
-  /// The uid owning process `pid`, if it exists.
-  static func owner(of pid: Int32) -> UInt32? {
-    var status = stat()
-    guard pid > 0, stat("/proc/\(pid)", &status) == 0 else { return nil }
-    return status.st_uid
-  }
-
-  private static func readSmallFile(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 8192)
-    let count = read(descriptor, &buffer, buffer.count)
-    guard count > 0 else { return nil }
-    return String(decoding: buffer[..<count], as: UTF8.self)
   }
 }

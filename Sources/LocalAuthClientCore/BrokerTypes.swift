@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 
 /// One sensor as `sensors.list` reports it.
-public struct SensorState: Sendable, Equatable {
+public struct SensorStatus: Sendable, Equatable {
   /// The configured name ("face", "passcode").
   public var name: String
   /// The kind: faceID, touchID, opticID, passcode, companion.

@@ -109,7 +109,7 @@ public final class LAEnvironment: Sendable {
   /// Follows the daemon's monitor events until cancelled, resubscribing after a lost connection.
   private func follow() async {
     while !Task.isCancelled {
-      let events = try? await Broker(connection: connection).monitor()
+      let events = try? await LocalAuthDaemon(connection: connection).monitor()
       await refresh()
       if let events {
         for await event in events {

@@ -3,7 +3,7 @@ import LocalAuthProtocol
 
 /// Runs `doctor`, `trace` and `replay`.
 extension CommandRunner {
-  func performDiagnostics(_ command: Command, broker: Broker, output: OutputFormatter)
+  func performDiagnostics(_ command: Command, broker: LocalAuthDaemon, output: OutputFormatter)
     async throws
   {
     switch command {

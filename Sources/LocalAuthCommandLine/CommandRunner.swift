@@ -92,7 +92,7 @@ public struct CommandRunner: Sendable {
   private func perform(
     _ command: Command, on connection: LocalAuthConnection, output: OutputFormatter
   ) async throws {
-    let broker = Broker(connection: connection)
+    let broker = LocalAuthDaemon(connection: connection)
     switch command {
     case .help, .version, .socket: break
     case .status:

@@ -43,7 +43,7 @@ public struct OutputFormatter: Sendable {
   }
 
   /// `sensors`: a table.
-  public func sensors(_ sensors: [SensorState]) -> String {
+  public func sensors(_ sensors: [SensorStatus]) -> String {
     if json {
       let list: [JSONValue] = sensors.map { sensor in
         [
@@ -75,7 +75,7 @@ public struct OutputFormatter: Sendable {
 
   /// A sensor's queued script: "-", the commands ("SLEEP 800, MATCH"), or their count when only
   /// that is shown.
-  static func queued(_ sensor: SensorState) -> String {
+  static func queued(_ sensor: SensorStatus) -> String {
     if !sensor.queuedScript.isEmpty { return sensor.queuedScript.joined(separator: ", ") }
     return sensor.queuedCommands == 0 ? "-" : "\(sensor.queuedCommands) commands"
   }

@@ -5,6 +5,7 @@ import LocalAuthBroker
 import LocalAuthProtocol
 import RightStore
 import Sensors
+import SystemFacts
 import Systemd
 
 /// The whole daemon: configuration, sensors, broker, sockets, signals and systemd. `run()` serves on
@@ -100,7 +101,8 @@ public final class Daemon {
       configuration: brokerConfiguration,
       sensors: .configured(
         from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop)),
-      passcode: configuration.passcode, time: time, log: log, executor: loop, version: version,
+      passcode: configuration.passcode, time: time, log: log, accounts: SystemAccounts(),
+      processes: SystemProcesses(), executor: loop, version: version,
       rightStore: store, storeUnavailable: storeUnavailable)
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
     try listen()
@@ -163,7 +165,8 @@ public final class Daemon {
   /// localauthctl's full path when it sits next to this daemon (a build directory), so the demo
   /// hint works from a second terminal where it is not on PATH; else the bare name.
   static var controlToolPath: String {
-    guard let daemon = executablePath(of: getpid()), let slash = daemon.lastIndex(of: "/") else {
+    guard let daemon = ProcessFacts.executable(of: getpid()), let slash = daemon.lastIndex(of: "/")
+    else {
       return "localauthctl"
     }
     let candidate = String(daemon[..<slash]) + "/localauthctl"
@@ -289,19 +292,5 @@ final class SignalHandler: LoopHandler {
   }
 }
 
-/// Reads a whole text file, or nil.
-func readTextFile(_ path: String) -> String? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { _ = close(fd) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65536)
-  while true {
-    let count = read(fd, &chunk, chunk.count)
-    if count < 0 && errno == EINTR { continue }
-    if count <= 0 { break }
-    bytes.append(contentsOf: chunk[0..<count])
-    if bytes.count > 4 << 20 { return nil }
-  }
-  return String(decoding: bytes, as: UTF8.self)
-}
+/// Reads a whole text file (at most 4 MiB), or nil.
+func readTextFile(_ path: String) -> String? { SmallFile.text(path, limit: 4 << 20) }

@@ -1,30 +1,31 @@
 import ExternalDrivers
 
 /// The event loop as the loop of driver bus connections (fprintd over sd-bus).
-final class EventLoopBus: BusLoop, @unchecked Sendable {
-  // `watched` is touched on the loop thread only.
+final class EventLoopBus: BusLoop, Sendable {
   private let loop: EventLoop
-  private var watched: [Int32: DescriptorHandler] = [:]
+  /// The watched descriptors' handlers (loop thread only, checked).
+  private let watched: LoopBound<[Int32: DescriptorHandler]>
   private let performer: LoopPerformer
 
   init(loop: EventLoop) {
     self.loop = loop
+    watched = LoopBound([:], loop: loop)
     performer = LoopPerformer(loop: loop)
   }
 
   func watch(_ fd: Int32, events: UInt32, onReady: @escaping () -> Void) {
-    if let handler = watched[fd] {
+    if let handler = watched.value[fd] {
       handler.onReady = onReady
       loop.modify(fd, events: events)
     } else {
       let handler = DescriptorHandler(onReady: onReady)
-      watched[fd] = handler
+      watched.value[fd] = handler
       loop.register(fd, events: events, handler: handler)
     }
   }
 
   func unwatch(_ fd: Int32) {
-    guard watched.removeValue(forKey: fd) != nil else { return }
+    guard watched.value.removeValue(forKey: fd) != nil else { return }
     loop.unregister(fd)
   }
 

@@ -47,6 +47,15 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
       pthread_equal(ownerThread, pthread_self()) != 0, "not on the localauthd event loop thread")
   }
 
+  /// Traps, in debug builds, when called off the loop thread (`LoopBound`'s check; free in release
+  /// builds, where the hot path pays nothing for it).
+  @inline(__always)
+  func assertOnLoopThread() {
+    assert(
+      pthread_equal(ownerThread, pthread_self()) != 0,
+      "loop-bound state touched off the localauthd event loop thread")
+  }
+
   /// Queues a job to run on the loop thread (from any thread).
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)

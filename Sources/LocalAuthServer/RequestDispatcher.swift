@@ -106,8 +106,7 @@ private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) 
 }
 
 /// Answers one deferred request on its connection. Broker-isolated (loop thread).
-private struct SingleResponder: Responder, @unchecked Sendable {
-  // Used only on the loop thread, the broker's executor.
+private struct SingleResponder: Responder {
   let connection: Connection
   let id: RequestID
 
@@ -117,36 +116,52 @@ private struct SingleResponder: Responder, @unchecked Sendable {
   }
 }
 
-/// Collects a batch's answers and sends them as one array once all have come. Loop thread only.
-final class BatchCollector: @unchecked Sendable {
-  // Used only on the loop thread, the broker's executor.
+/// Collects a batch's answers and sends them as one array once all have come. Loop thread only
+/// (its state is `LoopBound`).
+final class BatchCollector: Sendable {
+  /// The answers in request order (nil: still awaited; empty: a notification), and where the
+  /// batch stands.
+  struct Parts {
+    var parts: [[UInt8]?] = []
+    var missing = 0
+    var sealed = false
+    var sent = false
+  }
+
   let connection: Connection
-  var parts: [[UInt8]?] = []
-  var missing = 0
-  var sealed = false
-  var sent = false
+  private let state: LoopBound<Parts>
 
-  init(connection: Connection) { self.connection = connection }
+  init(connection: Connection) {
+    self.connection = connection
+    state = LoopBound(Parts(), loop: connection.server.loop)
+  }
 
-  func add(_ part: [UInt8]) { parts.append(part) }
+  /// Whether every element has been reserved or added (no more come).
+  var sealed: Bool {
+    get { state.value.sealed }
+    set { state.value.sealed = newValue }
+  }
+
+  func add(_ part: [UInt8]) { state.value.parts.append(part) }
 
   func reserve(expectsAnswer: Bool) -> Int {
-    parts.append(expectsAnswer ? nil : [])
-    if expectsAnswer { missing += 1 }
-    return parts.count - 1
+    state.value.parts.append(expectsAnswer ? nil : [])
+    if expectsAnswer { state.value.missing += 1 }
+    return state.value.parts.count - 1
   }
 
   func fill(_ slot: Int, _ part: [UInt8]) {
-    guard parts[slot] == nil else { return }
-    parts[slot] = part
-    missing -= 1
+    guard state.value.parts[slot] == nil else { return }
+    state.value.parts[slot] = part
+    state.value.missing -= 1
     sendIfComplete()
   }
 
   func sendIfComplete() {
-    guard sealed, missing == 0, !sent else { return }
-    sent = true
-    let answers = parts.compactMap { $0 }.filter { !$0.isEmpty }
+    guard state.value.sealed, state.value.missing == 0, !state.value.sent else { return }
+    state.value.sent = true
+    let answers = state.value.parts.compactMap { $0 }.filter { !$0.isEmpty }
+    guard !answers.isEmpty else { return }
     guard !answers.isEmpty else { return }
     var line: [UInt8] = [UInt8(ascii: "[")]
     for (index, answer) in answers.enumerated() {
@@ -158,8 +173,7 @@ final class BatchCollector: @unchecked Sendable {
   }
 }
 
-private struct BatchResponder: Responder, @unchecked Sendable {
-  // Used only on the loop thread, the broker's executor.
+private struct BatchResponder: Responder {
   let batch: BatchCollector
   let slot: Int
   let id: RequestID

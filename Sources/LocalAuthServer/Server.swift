@@ -2,6 +2,7 @@ import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
 import LocalAuthProtocol
+import SystemFacts
 
 /// Limits on what one client may cost the daemon.
 public struct ConnectionLimits: Sendable, Equatable {
@@ -96,7 +97,8 @@ public final class Server: @unchecked Sendable {
     let peer = PeerIdentity(
       pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
       groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [],
-      executable: bindsAppIDs ? executablePath(of: credentials.pid) : nil)
+      executable: bindsAppIDs ? ProcessFacts.executable(of: credentials.pid) : nil,
+      loginSession: ProcessFacts.loginSession(of: credentials.pid))
     let share = uidShares[peer.uid] ?? UIDShare(bytesPerTurn: Self.readBytesPerUIDPerTurn)
     uidShares[peer.uid] = share
     share.connections += 1
@@ -140,26 +142,10 @@ private func refuse(_ fd: Int32, _ error: RPCError) {
   _ = Glibc.close(fd)
 }
 
-/// The executable of a process as the kernel names it (/proc/PID/exe), or nil.
-func executablePath(of pid: Int32) -> String? {
-  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-  let count = readlink("/proc/\(pid)/exe", &buffer, Int(PATH_MAX))
-  guard count > 0 else { return nil }
-  return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
 /// The kernel's name of a process (/proc/PID/comm), or "pid-N", with control characters escaped
 /// (a process chooses its own name).
 func processName(of pid: Int32) -> String {
-  let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return "pid-\(pid)" }
-  defer { _ = close(fd) }
-  var buffer = [UInt8](repeating: 0, count: 32)
-  let count = read(fd, &buffer, 32)
-  guard count > 0 else { return "pid-\(pid)" }
-  var bytes = buffer[0..<count]
-  while bytes.last == 0x0A { bytes.removeLast() }
-  return PrintableText.escaped(String(decoding: bytes, as: UTF8.self))
+  ProcessFacts.name(of: pid).map(PrintableText.escaped) ?? "pid-\(pid)"
 }
 
 /// A listening socket: accepts clients; pauses while descriptors run out (EMFILE) instead of spinning.

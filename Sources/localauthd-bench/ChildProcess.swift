@@ -1,4 +1,5 @@
 import Glibc
+import SystemFacts
 
 /// A process the bench started (a server under test): spawn, readiness, RSS, stop. Main thread only.
 final class ChildProcess {
@@ -36,13 +37,7 @@ final class ChildProcess {
   }
 
   /// Resident memory in KiB (VmRSS of /proc/PID/status), or nil if the process is gone.
-  var residentKiB: Int? {
-    guard let text = readSmallFile("/proc/\(pid)/status") else { return nil }
-    for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-      return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-    }
-    return nil
-  }
+  var residentKiB: Int? { ProcessFacts.residentKiB(of: pid) }
 
   /// CPU time the process has used so far, user and system, all threads (/proc/PID/stat), in
   /// nanoseconds at the kernel's clock-tick resolution (10 ms here); nil if the process is gone.
@@ -84,17 +79,6 @@ struct BenchError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Reads a small text file (under 64 KiB) whole, or nil.
-func readSmallFile(_ path: String) -> String? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var buffer = [UInt8](repeating: 0, count: 65536)
-  let count = read(fd, &buffer, buffer.count)
-  guard count > 0 else { return nil }
-  return String(decoding: buffer[0..<count], as: UTF8.self)
-}
-
 /// Writes a text file whole (truncating); throws on failure.
 func writeFile(_ path: String, _ text: String) throws(BenchError) {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -117,7 +101,7 @@ func writeFile(_ path: String, _ text: String) throws(BenchError) {
 
 /// CPU time (utime + stime, all threads) of a process from /proc/PID/stat, in nanoseconds.
 func processCPUNanoseconds(_ pid: pid_t) -> UInt64? {
-  guard let text = readSmallFile("/proc/\(pid)/stat"),
+  guard let text = SmallFile.text("/proc/\(pid)/stat"),
     let close = text.utf8.lastIndex(of: UInt8(ascii: ")"))
   else { return nil }
   // After "pid (comm)": state is field 3, utime field 14, stime field 15.

@@ -67,4 +67,42 @@ import Testing
       await root.call(Method.agentList, ["user": .int(Int(Self.alice))])?.object?["agents"]?
         .arrayValue?.count == 1)
   }
+
+  /// The logind session is a fact the server hands over at accept: an agent for its own session
+  /// shows the prompts of clients in that session only; one outside any session cannot register so.
+  @Test func aSessionScopedAgentShowsItsSessionsPromptsOnly() async {
+    let harness = BrokerHarness(enrolled: [], owners: .perUser)
+    let root = await harness.connect()
+    _ = await root.call(
+      Method.sensorsSetPasscode, ["passcode": "1111", "user": .int(Int(Self.alice))])
+    let general = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 4_001)
+    let scoped = await harness.connect(
+      uid: Self.alice, gid: Self.alice, pid: 4_002, loginSession: "7")
+    #expect(await general.call(Method.agentRegister)?.object?["agent"] != nil)
+    let registered = await scoped.call(Method.agentRegister, ["scope": "session"])
+    #expect(registered?.object?["scope"]?.objectValue?["session"] == "7")
+    let outside = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 4_003)
+    #expect(await outside.call(Method.agentRegister, ["scope": "session"])?.code == .invalidParams)
+    for (pid, session, shower) in [
+      (Int32(4_004), "7", scoped), (Int32(4_005), "8", general),
+    ] {
+      let app = await harness.connect(
+        uid: Self.alice, gid: Self.alice, pid: pid, loginSession: session)
+      let before = shower.recorder.notifications(Notification.agentPrompt).count
+      let (tag, _) = await app.startEvaluation(.deviceOwnerAuthentication)
+      _ = await shower.recorder.wait { messages in
+        messages.filter {
+          if case .notification(Notification.agentPrompt, _) = $0 { return true }
+          return false
+        }.count > before
+      }
+      let prompt = shower.recorder.notifications(Notification.agentPrompt).last
+      #expect(prompt?["client"]?.objectValue?["pid"] == .int(Int(pid)))
+      _ = await shower.call(
+        Method.agentRespond, ["requestID": prompt?["requestID"] ?? .null, "action": "cancel"])
+      #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userCancel)
+    }
+    #expect(general.recorder.notifications(Notification.agentPrompt).count == 1)
+    #expect(scoped.recorder.notifications(Notification.agentPrompt).count == 1)
+  }
 }

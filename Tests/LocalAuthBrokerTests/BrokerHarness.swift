@@ -1,5 +1,6 @@
 import LocalAuthBroker
 import LocalAuthProtocol
+import LocalAuthServer
 import LocalAuthTestSupport
 import RightStore
 import Sensors
@@ -37,18 +38,20 @@ final class BrokerHarness: Sendable {
     broker = Broker(
       configuration: configuration, sensors: SensorRegistry([face, passcodeSensor, companion]),
       passcode: passcode,
-      time: clock, log: SilentLog(), executor: executor, rightStore: rightStore)
+      time: clock, log: SilentLog(), accounts: SystemAccounts(), processes: SystemProcesses(),
+      executor: executor, rightStore: rightStore)
   }
 
   /// A connected client with a recorder.
   func connect(
     uid: UInt32 = 0, gid: UInt32 = 0, groups: [UInt32] = [], pid: Int32 = 4242,
-    name: String = "test"
+    loginSession: String? = nil, name: String = "test"
   ) async -> TestClient {
     let recorder = RecordingClient()
     let session = await broker.connect(
-      peer: PeerIdentity(pid: pid, uid: uid, gid: gid, groups: groups), name: name,
-      channel: recorder)
+      peer: PeerIdentity(
+        pid: pid, uid: uid, gid: gid, groups: groups, loginSession: loginSession),
+      name: name, channel: recorder)
     return TestClient(harness: self, session: session, recorder: recorder)
   }
 

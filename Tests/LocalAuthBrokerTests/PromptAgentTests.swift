@@ -230,21 +230,3 @@ import Testing
     #expect(await app.recorder.waitForResponse(tag: tag)?.code == .userCancel)
   }
 }
-
-/// Reading a process's logind session from its cgroup path, as `sd_pid_get_session` does.
-@Suite struct LoginSessionTests {
-  @Test(
-    arguments: [
-      ("0::/user.slice/user-1000.slice/session-3.scope\n", "3"),
-      (
-        "12:pids:/user.slice/user-0.slice/session-c2.scope\n0::/user.slice/user-0.slice/session-c2.scope",
-        "c2"
-      ),
-      ("0::/system.slice/localauthd.service\n", nil),
-      ("0::/user.slice/user-1000.slice/user@1000.service/app.slice/x.scope\n", nil),
-      ("0::/user.slice/session-.scope\n", nil),
-    ] as [(String, String?)])
-  func sessionFromCgroups(_ text: String, _ expected: String?) {
-    #expect(ProcessFacts.loginSession(inCgroups: text) == expected)
-  }
-}

@@ -47,7 +47,8 @@ final class DaemonProcess: @unchecked Sendable {
   func script(_ sensor: String, _ commands: [String], replace: Bool = true) async throws {
     let admin = connection()
     defer { admin.disconnect() }
-    try await Broker(connection: admin).script(sensor: sensor, commands: commands, replace: replace)
+    try await LocalAuthDaemon(connection: admin).script(
+      sensor: sensor, commands: commands, replace: replace)
   }
 }
 

@@ -66,7 +66,7 @@ struct DiagnosticsEndToEndTests {
     let doctor = try runControlTool(["doctor"], socket: daemon.socketPath)
     #expect(doctor.status == 0)
     #expect(doctor.output.hasPrefix("No findings"), "\(doctor.output)")
-    let trace = try await Broker(connection: link).trace(appID: "com.example.guarded")
+    let trace = try await LocalAuthDaemon(connection: link).trace(appID: "com.example.guarded")
     #expect(trace.evaluations.map(\.result) == ["userCancel"])
   }
 
@@ -107,7 +107,7 @@ struct DiagnosticsEndToEndTests {
       ])
     let recordedResults = try await session(recording)
     let admin = recording.connection()
-    let original = try await Broker(connection: admin).recordTrace(
+    let original = try await LocalAuthDaemon(connection: admin).recordTrace(
       appID: "com.example.replay", to: file)
     admin.disconnect()
     recording.stop()
@@ -117,7 +117,7 @@ struct DiagnosticsEndToEndTests {
     try await replaying.start()
     let replayAdmin = replaying.connection()
     defer { replayAdmin.disconnect() }
-    let broker = Broker(connection: replayAdmin)
+    let broker = LocalAuthDaemon(connection: replayAdmin)
     let script = try await broker.replayTrace(from: file)
     #expect(script == original)
     let replayedResults = try await session(replaying)

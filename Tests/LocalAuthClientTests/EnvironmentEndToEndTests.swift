@@ -39,7 +39,8 @@ struct EnvironmentEndToEndTests {
     try await eventually("the environment to be followed") {
       environment.state.biometry?.isEnrolled == true
     }
-    try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
+    try await LocalAuthDaemon(connection: connection).unenroll(
+      sensor: "face", identity: "demo-user")
     try await eventually("the unenrollment to be observed") {
       recorder.changes.withLock { !$0.isEmpty }
     }
@@ -49,7 +50,7 @@ struct EnvironmentEndToEndTests {
     #expect(change.new.biometry?.isUsable == false)
 
     environment.removeObserver(recorder)
-    try await Broker(connection: connection).enroll(sensor: "face", identity: "demo-user")
+    try await LocalAuthDaemon(connection: connection).enroll(sensor: "face", identity: "demo-user")
     // Not followed any more: the state is read afresh, and the recorder hears nothing.
     #expect(environment.state.biometry?.isEnrolled == true)
     #expect(recorder.changes.withLock { $0.count } == 1)

@@ -132,7 +132,7 @@ struct EvaluationEndToEndTests {
         }
       }
       try await eventually("the evaluation to run") {
-        try await Broker(connection: connection).status().evaluating == 1
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
       }
     }
     try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
@@ -149,7 +149,7 @@ struct EvaluationEndToEndTests {
       try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "task")
     }
     try await eventually("the evaluation to run") {
-      try await Broker(connection: connection).status().evaluating == 1
+      try await LocalAuthDaemon(connection: connection).status().evaluating == 1
     }
     task.cancel()
     let error = await #expect(throws: LAError.self) { try await task.value }
@@ -164,7 +164,7 @@ struct EvaluationEndToEndTests {
     let earlyError = await #expect(throws: LAError.self) { try await early.value }
     #expect(earlyError?.code == .appCancel)
     try await eventually("nothing left running") {
-      let status = try await Broker(connection: connection).status()
+      let status = try await LocalAuthDaemon(connection: connection).status()
       return status.evaluating == 0 && status.queued == 0
     }
   }
@@ -203,7 +203,7 @@ struct EvaluationEndToEndTests {
       return try await group.reduce(into: Set<String>()) { $0.insert($1) }
     }
     #expect(ids.count == 4)
-    let status = try await Broker(connection: connection).status()
+    let status = try await LocalAuthDaemon(connection: connection).status()
     #expect(status.outcomes["success"] == 4)
   }
 
@@ -223,7 +223,8 @@ struct EvaluationEndToEndTests {
     #expect(before != nil)
     #expect(context.domainState.biometry.biometryType == .faceID)
     #expect(context.evaluatedPolicyDomainState == before)
-    try await Broker(connection: connection).unenroll(sensor: "face", identity: "demo-user")
+    try await LocalAuthDaemon(connection: connection).unenroll(
+      sensor: "face", identity: "demo-user")
     #expect(throws: LAError(.biometryNotEnrolled)) {
       do { try context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics) } catch var error
         as LAError
@@ -237,7 +238,8 @@ struct EvaluationEndToEndTests {
     #expect(error?.domain == LAErrorDomain)
     #expect(error?.code == LAError.Code.biometryNotEnrolled.rawValue)
     #expect(context.domainState.biometry.stateHash == nil)
-    try await Broker(connection: connection).enroll(sensor: "face", identity: "someone-else")
+    try await LocalAuthDaemon(connection: connection).enroll(
+      sensor: "face", identity: "someone-else")
     #expect(context.domainState.biometry.stateHash != before)
   }
 }

@@ -9,12 +9,12 @@ import Testing
 
   @Test func formatsSensorsAsATable() {
     let sensors = [
-      SensorState(json: [
+      SensorStatus(json: [
         "name": "face", "kind": "faceID", "available": true, "enrolled": ["alice", "bob"],
         "lockedOut": false, "failedAttempts": 2, "defaultMode": "WAIT", "queuedCommands": 2,
         "queuedScript": ["SLEEP 800", "MATCH"],
       ]),
-      SensorState(json: [
+      SensorStatus(json: [
         "name": "passcode", "kind": "passcode", "available": true, "enrolled": [],
         "lockedOut": true, "failedAttempts": 0, "defaultMode": "MATCH", "queuedCommands": 0,
       ]),

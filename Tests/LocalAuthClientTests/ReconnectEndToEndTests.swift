@@ -23,11 +23,11 @@ struct ReconnectEndToEndTests {
     #expect(error?.code == .systemCancel)
     #expect(error?.reason == "connectionLost")
     await #expect(throws: ConnectionError.self) {
-      try await Broker(connection: connection).status()
+      try await LocalAuthDaemon(connection: connection).status()
     }
 
     try await daemon.start()
-    let status = try await Broker(connection: connection).status()
+    let status = try await LocalAuthDaemon(connection: connection).status()
     #expect(status.evaluating == 0)
     let success = try await context.evaluate(
       .deviceOwnerAuthentication, localizedReason: "after restart")

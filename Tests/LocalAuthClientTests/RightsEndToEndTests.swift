@@ -47,7 +47,7 @@ struct RightsEndToEndTests {
     let task = Task { try await right.authorize(localizedReason: "cancelled") }
     do {
       try await eventually("the authorization to run") {
-        try await Broker(connection: connection).status().evaluating == 1
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
       }
     }
     task.cancel()

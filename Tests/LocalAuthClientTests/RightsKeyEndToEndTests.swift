@@ -99,7 +99,7 @@ struct RightsKeyEndToEndTests {
 
     let admin = daemon.connection()
     defer { admin.disconnect() }
-    try await Broker(connection: admin).enroll(sensor: "face", identity: "eve")
+    try await LocalAuthDaemon(connection: admin).enroll(sensor: "face", identity: "eve")
     // The daemon notices on the next use: it sends right.stateChanged(notAuthorized), then the error.
     let error = await #expect(throws: LAError.self) { try await saved.key.sign(Data("after".utf8)) }
     #expect(error?.code == .invalidContext)

@@ -25,7 +25,7 @@ struct SessionEndToEndTests {
     let daemon = try DaemonProcess()
     try await daemon.start()
     let watcher = daemon.connection()
-    let events = try await Broker(connection: watcher).monitor()
+    let events = try await LocalAuthDaemon(connection: watcher).monitor()
     let success = try await LAContext(connection: daemon.connection()).evaluate(
       .deviceOwnerAuthentication, localizedReason: "watched")
     var seen: [String] = []

@@ -116,7 +116,7 @@ check(
   "evaluatedPolicyDomainState decodes to the daemon's 16 bytes")
 let watch = EnrollmentWatch()
 _ = watch.biometryChanged()
-let broker = Broker(connection: .shared)
+let broker = LocalAuthDaemon(connection: .shared)
 _ = try await broker.enroll(sensor: "face", identity: "second-face")
 _ = try await broker.unenroll(sensor: "face", identity: "second-face")
 check(watch.biometryChanged(), "domain state differs after an enrolment added then removed")

@@ -3,7 +3,7 @@ import LocalAuthProtocol
 /// The daemon's administration and observation methods (docs/protocol.md, "Administration and
 /// observation") on a connection. Scripting, enrollment, passcode and lockout reset need root or
 /// the admin group (`RPCError` permissionDenied otherwise). Value type; usable from any task.
-public struct Broker: Sendable {
+public struct LocalAuthDaemon: Sendable {
   /// The connection the calls go over.
   public let connection: LocalAuthConnection
 
@@ -16,9 +16,9 @@ public struct Broker: Sendable {
   }
 
   /// `sensors.list`.
-  public func sensors() async throws -> [SensorState] {
+  public func sensors() async throws -> [SensorStatus] {
     let result = try await connection.call(ListSensorsRequest.self, .init())
-    return (result.objectValue?["sensors"]?.arrayValue ?? []).map(SensorState.init(json:))
+    return (result.objectValue?["sensors"]?.arrayValue ?? []).map(SensorStatus.init(json:))
   }
 
   /// `sensors.script`: queues commands of the script language (docs/protocol.md, "The script

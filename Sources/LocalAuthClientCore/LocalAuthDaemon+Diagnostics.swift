@@ -65,7 +65,7 @@ public struct FindingsReport: Sendable, Equatable {
   }
 }
 
-extension Broker {
+extension LocalAuthDaemon {
   /// `broker.findings`: the detectors' findings since start, or for one app id.
   public func findings(appID: String? = nil) async throws -> FindingsReport {
     FindingsReport(

@@ -1,6 +1,6 @@
 import LocalAuthProtocol
 
-extension Broker {
+extension LocalAuthDaemon {
   /// `sensors.setPasscode` for an owner: admins set anyone's (`user`: an account name or uid); a user sets
   /// their own, proving the current one with `oldPasscode` once one is set. nil clears it.
   public func setPasscode(_ passcode: String?, user: String?, oldPasscode: String?) async throws {

@@ -44,7 +44,7 @@ struct TraceEvent {
 
 /// What the broker keeps of one prompting evaluation for `broker.trace` and the detectors: ids,
 /// client, times (ms since daemon start), sensor events, feedback and outcome. Broker-isolated.
-final class EvaluationTrace {
+final class PromptTrace {
   /// The client the diagnostics file it under.
   let key: ClientKey
   /// Its client's history while it is queued or running (cleared when it ends, which breaks the

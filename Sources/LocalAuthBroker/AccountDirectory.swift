@@ -1,0 +1,34 @@
+import Sensors
+
+/// The account database as the broker sees it: names for uids and uids for names. Injected, so the
+/// broker does no I/O: the daemon passes `SystemAccounts` (LocalAuthServer: NSS behind a bounded
+/// cache). Called on the broker's executor, so an implementation answers from memory or within a
+/// bounded time.
+public protocol AccountDirectory: Sendable {
+  /// The account with this uid, if the database has one.
+  func account(uid: UInt32) -> SensorOwner?
+  /// The account with this name, if the database has one.
+  func account(named name: String) -> SensorOwner?
+}
+
+/// The running processes as the broker sees them: who owns one (agent.register with scope
+/// `process`). Injected, as `AccountDirectory`; the daemon passes `SystemProcesses`. Called on the
+/// broker's executor.
+public protocol ProcessDirectory: Sendable {
+  /// The uid owning process `pid`, if it runs.
+  func owner(ofProcess pid: Int32) -> UInt32?
+}
+
+extension AccountDirectory {
+  /// The owner with this uid; its name is `uid-N` when the account database has none.
+  func owner(uid: UInt32) -> SensorOwner {
+    account(uid: uid) ?? SensorOwner(uid: uid, name: "uid-\(uid)")
+  }
+
+  /// The owner with this account name, if the account exists; names no account can have are refused
+  /// without asking the directory.
+  func owner(name: String) -> SensorOwner? {
+    guard !name.isEmpty, name.utf8.count <= 256, !name.utf8.contains(0) else { return nil }
+    return account(named: name)
+  }
+}
