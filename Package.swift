@@ -31,7 +31,9 @@ let package = Package(
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
     .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
-    .target(name: "ExternalDrivers", dependencies: ["Sensors", "CDriverProcess", "CFprintdBus"]),
+    .target(
+      name: "ExternalDrivers",
+      dependencies: ["Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
@@ -76,7 +78,9 @@ let package = Package(
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
-    .testTarget(name: "ExternalDriversTests", dependencies: ["ExternalDrivers", "Sensors"]),
+    .testTarget(
+      name: "ExternalDriversTests",
+      dependencies: ["ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport"]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [
@@ -108,6 +112,6 @@ let package = Package(
       ]),
     .testTarget(
       name: "DocumentationTests",
-      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol"]),
+      dependencies: ["LocalAuthServer", "LocalAuthCommandLine", "LocalAuthProtocol", "Sensors"]),
   ]
 )

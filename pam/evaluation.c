@@ -71,9 +71,30 @@ static void keep_request_id(const struct json_document *doc, int object, struct 
         result->request_id[o] = '\0';
 }
 
+/* What the person reads for a retry reason: the daemon's closed vocabulary (docs/drivers.md, "Retry
+ * reasons"), in words; any other word is shown as a plain "Try again." and never printed. */
+static const char *retry_text(const char *reason) {
+        static const struct {
+                const char *word;
+                const char *text;
+        } known[] = {
+                {"retryScan", "Could not read the finger. Try again."},
+                {"swipeTooShort", "Swipe too short. Try again."},
+                {"fingerNotCentered", "Finger not centered. Try again."},
+                {"removeAndRetry", "Remove your finger and try again."},
+                {"tooFast", "Too fast. Try again."},
+                {"faceNotCentered", "Face not centered. Try again."},
+                {"tooDark", "Too dark. Try again."},
+        };
+        for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+                if (strcmp(reason, known[i].word) == 0)
+                        return known[i].text;
+        return "Try again.";
+}
+
 static void show_feedback(pam_handle_t *pamh, const struct terminal *terminal, const struct json_document *doc,
                           int params) {
-        char what[64], text[160];
+        char what[64];
         if (json_string(doc, json_member(doc, params, "feedback"), what, sizeof what) != 0)
                 return;
         if (strcmp(what, "noMatch") == 0) {
@@ -84,8 +105,7 @@ static void show_feedback(pam_handle_t *pamh, const struct terminal *terminal, c
                 else
                         show(pamh, terminal, "Not recognized. Try again.");
         } else if (strcmp(what, "passcodeDelay") != 0 && strcmp(what, "wrongPasscode") != 0) {
-                snprintf(text, sizeof text, "Try again (%s).", what);
-                show(pamh, terminal, text);
+                show(pamh, terminal, retry_text(what));
         }
 }
 

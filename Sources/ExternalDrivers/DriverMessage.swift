@@ -12,8 +12,8 @@ enum DriverMessage: Equatable {
   case match(capture: UInt64, identity: String)
   /// `NOMATCH <id>`.
   case noMatch(capture: UInt64)
-  /// `RETRY <id> <reason>`.
-  case retry(capture: UInt64, reason: String)
+  /// `RETRY <id> <reason>`: a word of the closed `RetryReason` vocabulary.
+  case retry(capture: UInt64, reason: RetryReason)
   /// `CANCEL <id>`: the person cancelled at the sensor.
   case userCancel(capture: UInt64)
   /// `PONG <n>`.
@@ -57,7 +57,9 @@ enum DriverMessage: Equatable {
       guard let id = UInt64(arguments[0]) else { return nil }
       self = .noMatch(capture: id)
     case ("RETRY", 2):
-      guard let id = UInt64(arguments[0]), let reason = token(arguments[1]) else { return nil }
+      guard let id = UInt64(arguments[0]), let reason = RetryReason(rawValue: arguments[1]) else {
+        return nil
+      }
       self = .retry(capture: id, reason: reason)
     case ("CANCEL", 1):
       guard let id = UInt64(arguments[0]) else { return nil }

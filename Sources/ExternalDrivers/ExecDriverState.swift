@@ -25,6 +25,8 @@ struct ExecDriverState {
   var nextPingAt: ContinuousClock.Instant?
   var nextPingNumber: UInt64 = 1
   var failuresInARow = 0
+  /// Whether `start()` ran the supervisor.
+  var started = false
   var stopping = false
   /// A failure found outside the supervisor (a capture could not write): the supervisor kills for it.
   var killRequest: SensorFailure?

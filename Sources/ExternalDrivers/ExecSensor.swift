@@ -20,7 +20,7 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
   let wakeWrite: Int32
   private let finished = DispatchSemaphore(value: 0)
 
-  /// Starts the driver's supervisor (and with it the driver). `log` receives journal lines (sanitized).
+  /// A driver that does not run yet (`start()` runs it). `log` receives journal lines (sanitized).
   public init(
     name: String, kind: SensorKind, settings: ExecDriverSettings,
     log: @escaping @Sendable (String) -> Void
@@ -34,6 +34,21 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
     _ = ldp_wake_pipe(&fds)
     wakeRead = fds[0]
     wakeWrite = fds[1]
+  }
+
+  deinit {
+    // The supervisor holds the sensor while it runs: it is gone by now, and so is every writer.
+    close(wakeRead)
+    close(wakeWrite)
+  }
+
+  /// Starts the driver's supervisor, and with it the driver (once; not after `stop()`).
+  public func start() {
+    let first = storage.withLock { s in
+      defer { s.started = true }
+      return !s.started && !s.stopping
+    }
+    guard first else { return }
     // Its own serial queue: the supervisor blocks in poll(2) for the driver's lifetime.
     DispatchQueue(label: "localauthd.driver-\(name)").async { [self] in
       supervise()
@@ -41,18 +56,24 @@ public final class ExecSensor: SensorDriver, @unchecked Sendable {
     }
   }
 
+  /// `.kept` when `successor` is an exec driver of the same name, kind and settings.
+  public func reload(_ successor: any SensorDriver) -> DriverReload {
+    guard let other = successor as? ExecSensor, other.name == name, other.kind == kind,
+      other.settings == settings, !storage.withLock({ $0.stopping })
+    else { return .replaced }
+    return .kept
+  }
+
   /// Stops the driver (killing its process group) and its supervisor; waits until both are gone.
   /// Captures still waiting fail with `driverNotReady`. Idempotent.
   public func stop() {
-    let first = storage.withLock { s in
+    let (first, started) = storage.withLock { s in
       defer { s.stopping = true }
-      return !s.stopping
+      return (!s.stopping, s.started)
     }
-    guard first else { return }
+    guard first, started else { return }
     wake()
     finished.wait()
-    close(wakeRead)
-    close(wakeWrite)
   }
 
   /// Availability (ready or not) and the identities the driver announced for `owner`.

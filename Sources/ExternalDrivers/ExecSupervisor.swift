@@ -1,5 +1,6 @@
 import CDriverProcess
 import Glibc
+import LocalAuthProtocol
 import Sensors
 
 /// What the supervisor does next, decided under the lock.
@@ -12,20 +13,38 @@ private enum SupervisorStep {
 
 /// The output side of one running driver, owned by the supervisor thread.
 private struct DriverOutput {
-  var lines: DriverLineSplitter
-  var errors: DriverLineSplitter
+  /// The driver's stdout, split into protocol lines of at most `lineLimit` bytes.
+  var lines: LineFramer
+  /// The driver's stderr, split the same way for the journal.
+  var errors: LineFramer
   var stderrOpen = true
   /// The log lines (LOG and stderr) this run may still write.
   var logBudget = DriverLogBudget()
+
+  /// The output side of a new run.
+  init(lineLimit: Int) {
+    lines = LineFramer(limit: lineLimit)
+    errors = LineFramer(limit: lineLimit)
+  }
+}
+
+extension LineFramer {
+  /// The frames that `count` bytes of `buffer` complete, in order (bytes from a driver are untrusted:
+  /// a line over the limit is one `.tooLarge`, never buffered past the limit).
+  mutating func frames(_ buffer: [UInt8], count: Int) -> [Frame] {
+    var frames: [Frame] = []
+    buffer.withUnsafeBytes { bytes in
+      feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { frames.append($0) }
+    }
+    return frames
+  }
 }
 
 extension ExecSensor {
   /// The supervisor thread: starts the driver, reads its output, enforces the start deadline and the
   /// liveness ping, and restarts it with back-off after every ending. Returns once stopped.
   func supervise() {
-    var output = DriverOutput(
-      lines: DriverLineSplitter(limit: settings.lineLimit),
-      errors: DriverLineSplitter(limit: settings.lineLimit))
+    var output = DriverOutput(lineLimit: settings.lineLimit)
     while true {
       switch nextStep() {
       case .exit:
@@ -35,9 +54,7 @@ extension ExecSensor {
       case .spawn:
         reportSuppressed(output.logBudget.endRun())
         spawn()
-        output = DriverOutput(
-          lines: DriverLineSplitter(limit: settings.lineLimit),
-          errors: DriverLineSplitter(limit: settings.lineLimit))
+        output = DriverOutput(lineLimit: settings.lineLimit)
       case .kill(let failure):
         end(failure, awaitingExit: false)
       case .poll(let timeout, let process):
@@ -178,10 +195,10 @@ extension ExecSensor {
         return
       }
       guard got > 0 else { return }
-      for piece in output.lines.feed(buffer[0..<got]) {
+      for frame in output.lines.frames(buffer, count: got) {
         let problem: SensorFailure?
-        switch piece {
-        case .overlong:
+        switch frame {
+        case .tooLarge:
           problem = SensorFailure(
             .driverProtocolError, "driver \(name) wrote a line over \(settings.lineLimit) bytes")
         case .line(let bytes):
@@ -202,11 +219,11 @@ extension ExecSensor {
       if got == 0 { output.stderrOpen = false }
       return
     }
-    for piece in output.errors.feed(buffer[0..<got]) {
-      switch piece {
+    for frame in output.errors.frames(buffer, count: got) {
+      switch frame {
       case .line(let bytes):
         logLine(&output) { "driver \(name) stderr: \(LogSanitizer.sanitize(bytes))" }
-      case .overlong:
+      case .tooLarge:
         logLine(&output) { "driver \(name) stderr: (a line over \(settings.lineLimit) bytes)" }
       }
     }

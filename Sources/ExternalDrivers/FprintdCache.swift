@@ -12,6 +12,8 @@ struct FprintdCache {
   private var nextSerial = 1
   /// Whether fprintd owns its name on the bus now (it exits when idle and is activated again).
   var present = false
+  /// Set by the sensor's `stop()`: unavailable, never refreshed again.
+  var stopped = false
   /// False after a call to fprintd's name found nothing that can start it (not installed, no bus).
   private(set) var reachable = true
   private var unreachableSince = ContinuousClock.now
@@ -28,6 +30,7 @@ struct FprintdCache {
     available: Bool, fingers: [String]?, refresh: Bool
   ) {
     let entry = entries[uid]
+    if stopped { return (false, entry?.fingers ?? [], false) }
     let recentlyAsked = refreshAsked[uid].map { now - $0 < Self.staleAfter } ?? false
     let due: Bool
     if !reachable {

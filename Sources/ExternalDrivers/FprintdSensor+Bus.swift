@@ -165,8 +165,16 @@ extension FprintdSensor {
   /// the owner's fingers first when they were never asked about (`identity` nil).
   func begin(owner: UInt32, user: String, identity: String?, resume: Resumption) {
     guard !resume.isFinished else { return }
-    guard active == nil else {
-      resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+    guard !stopped else { return resume.finish(.failure(stoppedFailure)) }
+    if let active {
+      // A cancelled cycle still stopping and releasing: this capture begins once it is over.
+      guard active.ending || active.resume.isFinished else {
+        resume.finish(.failure(SensorFailure(.deviceBusy, "a capture is already running")))
+        return
+      }
+      afterActiveEnds.append { [self] in
+        begin(owner: owner, user: user, identity: identity, resume: resume)
+      }
       return
     }
     guard let device else {

@@ -11,8 +11,9 @@ import Sensors
 /// VerifyStop and Release at once. Thread-safe: loop state is touched on the loop thread only, the
 /// enrolled-set cache sits behind a lock.
 public final class FprintdSensor: SensorDriver, @unchecked Sendable {
-  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice` and
-  // `afterDeviceLookup` are touched on the loop thread only; `cache` is locked.
+  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
+  // `afterDeviceLookup`, `afterActiveEnds`, `started`, `stopped` and `inFlight` are touched on the loop thread only;
+  // `cache` is locked.
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -24,19 +25,51 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   var device: String?
   var calls: [UInt64: (FprintdReply) -> Void] = [:]
   var nextToken: UInt64 = 1
-  var active: ActiveVerify?
+  /// The verify cycle holding the device; when it is over, the captures that waited for it begin.
+  var active: ActiveVerify? {
+    didSet {
+      guard active == nil, !afterActiveEnds.isEmpty else { return }
+      let waiting = afterActiveEnds
+      afterActiveEnds.removeAll()
+      for next in waiting { next() }
+    }
+  }
+  /// Captures begun while a cancelled cycle was still stopping and releasing (loop thread).
+  var afterActiveEnds: [() -> Void] = []
   var timeoutCheckScheduled = false
   /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
   var lookingForDevice = false
   /// Work that waits for the device lookup; it goes on once fprintd answers (or cannot be reached).
   var afterDeviceLookup: [() -> Void] = []
+  /// Whether `start()` connected (loop thread).
+  var started = false
+  /// Whether `stop()` ran (loop thread): captures fail at once, nothing connects again.
+  var stopped = false
+  /// The captures begun and perhaps not finished (loop thread): `stop()` fails them.
+  var inFlight: [Resumption] = []
 
-  /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured).
+  /// A sensor not connected yet (`start()` connects it on `loop`).
   public init(name: String, loop: any BusLoop, log: @escaping @Sendable (String) -> Void) {
     self.name = name
     self.loop = loop
     self.log = log
-    loop.perform { [self] in connect() }
+  }
+
+  /// Connects to the system bus on the loop (DBUS_SYSTEM_BUS_ADDRESS is honoured); once.
+  public func start() {
+    loop.perform { [self] in
+      guard !started, !stopped else { return }
+      started = true
+      connect()
+    }
+  }
+
+  /// `.kept` when `successor` is a fprintd sensor of the same name (it has no other setting).
+  public func reload(_ successor: any SensorDriver) -> DriverReload {
+    guard let other = successor as? FprintdSensor, other.name == name,
+      !cache.withLock({ $0.stopped })
+    else { return .replaced }
+    return .kept
   }
 
   /// From what fprintd last said, never waiting on the bus: available unless a call to fprintd's name
@@ -80,6 +113,8 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
         let resume = Resumption(continuation)
         box.set(resume)
         loop.perform { [self] in
+          inFlight.removeAll { $0.isFinished }
+          inFlight.append(resume)
           begin(
             owner: request.owner.uid, user: request.owner.name, identity: known?.first,
             resume: resume)
@@ -92,16 +127,35 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     }
   }
 
-  /// Closes the bus connection (on the loop).
+  /// Closes the bus connection (on the loop): the capture in progress fails with `driverNotReady`,
+  /// the calls waiting for fprintd get no answer, and the sensor reports itself unavailable.
   public func stop() {
+    cache.withLock { $0.stopped = true }
     loop.perform { [self] in
-      guard let bus else { return }
-      loop.unwatch(lfb_fd(bus))
-      lfb_close(bus)
-      self.bus = nil
+      guard !stopped else { return }
+      stopped = true
+      device = nil
+      active = nil
+      for resume in inFlight { resume.finish(.failure(stoppedFailure)) }
+      inFlight.removeAll()
+      let waiting = calls.sorted { $0.key < $1.key }.map(\.value)
+      calls.removeAll()
+      if let bus {
+        loop.unwatch(lfb_fd(bus))
+        lfb_close(bus)
+        self.bus = nil
+      }
+      let gone = FprintdReply(
+        errorName: "localauthd.Stopped", errorMessage: nil, path: nil, strings: [])
+      for then in waiting { then(gone) }
       // Work waiting for the device lookup goes on now, without a device (it will never answer).
       deviceLookupEnded()
     }
+  }
+
+  /// What a capture of a stopped sensor throws.
+  var stoppedFailure: SensorFailure {
+    SensorFailure(.driverNotReady, "fprintd sensor \(name) stopped")
   }
 
   /// Ends a device lookup: the captures that waited for it go on (loop thread).

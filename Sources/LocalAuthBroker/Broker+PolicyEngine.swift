@@ -196,7 +196,7 @@ extension Broker {
         feedback(
           evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["offer": .string(offer)])
       case .retry(let reason):
-        feedback(evaluation, sensor.name, reason, attempt: attempt)
+        feedback(evaluation, sensor.name, reason.rawValue, attempt: attempt)
       case .userCancel:
         return .cancelled
       case .userFallback:
@@ -252,7 +252,7 @@ extension Broker {
       case .userCancel:
         return .failure(error(.userCancel, evaluation))
       case .retry(let reason):
-        feedback(evaluation, sensor.name, reason, attempt: attempt)
+        feedback(evaluation, sensor.name, reason.rawValue, attempt: attempt)
         continue
       case .userFallback:
         feedback(evaluation, sensor.name, "fallbackNotOffered", attempt: attempt)
@@ -350,7 +350,7 @@ extension Broker {
       case .userCancel: return .failure(error(.userCancel, evaluation))
       case .userFallback: return .failure(error(.userFallback, evaluation))
       case .disconnected: return .failure(error(.companionNotAvailable, evaluation))
-      case .retry(let reason): feedback(evaluation, sensor.name, reason, attempt: attempt)
+      case .retry(let reason): feedback(evaluation, sensor.name, reason.rawValue, attempt: attempt)
       }
     }
   }

@@ -97,10 +97,12 @@ public final class Daemon {
     loop = try EventLoop()
     let stateDirectory = options.resolvedStateDirectory
     let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
+    let sensors = SensorRegistry.configured(
+      from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop))
+    sensors.start()
     broker = Broker(
       configuration: brokerConfiguration,
-      sensors: .configured(
-        from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop)),
+      sensors: sensors,
       passcode: configuration.passcode, time: time, log: log, accounts: SystemAccounts(),
       processes: SystemProcesses(), executor: loop, version: version,
       rightStore: store, storeUnavailable: storeUnavailable)
@@ -235,7 +237,9 @@ public final class Daemon {
     loop.stop()
   }
 
-  /// SIGHUP: re-read configuration and sensors; a bad one is refused and the old one kept.
+  /// SIGHUP: re-read configuration and sensors; a bad one is refused and the old one kept. Each
+  /// running driver is offered its sensor's new driver (`DriverLifecycle.reload`): kept, or replaced
+  /// by the new one, started here, and stopped once the broker has the new registry.
   func reload() {
     notifier.reloading()
     do {
@@ -243,9 +247,9 @@ public final class Daemon {
       let previous = configuration
       let running = broker.assumeIsolated { $0.sensors }
       configuration = fresh
-      let registry = SensorRegistry.configured(
-        from: fresh, time: time, log: log, keeping: (previous, running),
-        bus: EventLoopBus(loop: loop))
+      let registry = running.reloaded(
+        .configured(from: fresh, time: time, log: log, bus: EventLoopBus(loop: loop)))
+      registry.start()
       let settings = brokerConfiguration
       // A passcode set at run time (sensors.setPasscode) stays unless the file's Passcode= changed.
       let passcode: String?? = previous.passcode == fresh.passcode ? nil : .some(fresh.passcode)

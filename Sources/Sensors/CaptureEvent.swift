@@ -5,8 +5,8 @@ public enum CaptureEvent: Sendable, Equatable {
   case match(identity: String)
   /// Something was presented but did not match.
   case noMatch
-  /// A retryable read, with its reason (faceNotCentered, tooFast, …).
-  case retry(reason: String)
+  /// A retryable read, with its reason from the closed vocabulary.
+  case retry(reason: RetryReason)
   /// The user pressed Cancel.
   case userCancel
   /// The user pressed the fallback button.
@@ -21,7 +21,7 @@ public enum CaptureEvent: Sendable, Equatable {
     switch self {
     case .match: "match"
     case .noMatch: "noMatch"
-    case .retry(let reason): reason
+    case .retry(let reason): reason.rawValue
     case .userCancel: "userCancel"
     case .userFallback: "userFallback"
     case .passcode: "passcodeEntered"

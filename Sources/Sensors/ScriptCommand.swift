@@ -5,7 +5,7 @@ public enum ScriptCommand: Sendable, Equatable, CustomStringConvertible {
   /// The next capture is presented but does not match.
   case noMatch
   /// A retryable read with a reason.
-  case retry(reason: String)
+  case retry(reason: RetryReason)
   /// The user presses Cancel.
   case cancel
   /// The user presses the fallback button.
@@ -49,7 +49,7 @@ public enum ScriptCommand: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .match(let identity): identity.map { "MATCH \($0)" } ?? "MATCH"
     case .noMatch: "NOMATCH"
-    case .retry(let reason): "RETRY \(reason)"
+    case .retry(let reason): "RETRY \(reason.rawValue)"
     case .cancel: "CANCEL"
     case .fallback: "FALLBACK"
     case .passcode(let digits): "PASSCODE \(digits)"
@@ -126,10 +126,10 @@ extension ScriptCommand {
       return .noMatch
     case "RETRY":
       try argumentCount(1...1)
-      guard arguments[0].allSatisfy({ $0.isLetter || $0.isNumber }) else {
-        throw ScriptLineProblem(text: "RETRY reason must be a word such as faceNotCentered")
+      guard let reason = RetryReason(rawValue: arguments[0]) else {
+        throw ScriptLineProblem(text: "RETRY takes one of \(RetryReason.wordList)")
       }
-      return .retry(reason: arguments[0])
+      return .retry(reason: reason)
     case "CANCEL":
       try argumentCount(0...0)
       return .cancel

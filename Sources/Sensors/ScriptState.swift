@@ -13,6 +13,8 @@ struct ScriptState {
   var waiters: [Int: Waiter] = [:]
   var cancelledWaiters: Set<Int> = []
   var nextWaiterID = 0
+  /// Set by `stop()`: captures fail and the sensor reports itself unavailable.
+  var stopped = false
 
   init(
     available: Bool, removable: Bool, defaultBehavior: ScriptCommand.DefaultBehavior,
@@ -88,7 +90,7 @@ struct ScriptState {
   /// The default outcome, unless the script gained commands or the sensor went away meanwhile.
   mutating func defaultEventIfStillIdle(isPasscode: Bool, owner: UInt32) -> CaptureEvent? {
     applyStateChanges()
-    guard queue.isEmpty, connected else { return nil }
+    guard queue.isEmpty, connected, !stopped else { return nil }
     switch defaultBehavior {
     case .match: return matchEvent(nil, isPasscode: isPasscode, owner: owner)
     case .noMatch: return .noMatch

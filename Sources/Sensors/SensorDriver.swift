@@ -10,7 +10,9 @@
 /// - Enrolled identities belong to an owner (a Linux account, `SensorOwner`): `state(for:)` lists only that
 ///   owner's, and a capture for `CaptureRequest.owner` matches only that owner's identities.
 /// - Drivers are registered by name in a `SensorRegistry` value; nothing is global.
-public protocol SensorDriver: AnyObject, Sendable {
+/// - Its life is led by the daemon through `DriverLifecycle`: built (inert), `start()`ed, offered
+///   each reloaded configuration (`reload`), `stop()`ped.
+public protocol SensorDriver: DriverLifecycle {
   /// The sensor's name.
   var name: String { get }
   /// The kind of hardware.
@@ -23,6 +25,38 @@ public protocol SensorDriver: AnyObject, Sendable {
   func enroll(_ identity: String, for owner: UInt32) -> [String]
   /// Removes one of `owner`'s identities; returns that owner's enrolled identities.
   func unenroll(_ identity: String, for owner: UInt32) -> [String]
+}
+
+/// How the daemon leads a driver's life (docs/drivers.md, "A driver's life"): it builds the driver
+/// from the configuration (inert: no process, thread or connection yet), starts it, offers it every
+/// reloaded configuration, and stops it when the configuration drops it or the daemon exits. The
+/// daemon never looks at a driver's concrete type to do so.
+///
+/// Implementation requirements:
+/// - `start()` is idempotent and returns without waiting for the driver to become ready (until then
+///   `state(for:)` says unavailable, or what it knows without waiting).
+/// - `reload(_:)` only compares: it neither starts the successor nor changes this driver.
+/// - `stop()` is idempotent; after it a waiting capture and every later capture throw
+///   `SensorFailure(.driverNotReady)`, `state(for:)` says unavailable, and `start()` does nothing.
+public protocol DriverLifecycle: AnyObject, Sendable {
+  /// Begins serving: an out-of-process driver spawns its program, fprintd's driver connects to the
+  /// bus; a simulated one has nothing to start.
+  func start()
+  /// Offered `successor`, the driver a reloaded configuration describes for the same sensor name
+  /// (built, not started): `.kept` when this running driver serves that setup as it is and stays in
+  /// its place, with what it gathered since (enrolled sets, a script, its process, its bus
+  /// connection); `.replaced` when the daemon is to start `successor` and stop this one.
+  func reload(_ successor: any SensorDriver) -> DriverReload
+  /// Ends the driver and fails the capture waiting on it (see the requirements).
+  func stop()
+}
+
+/// What a running driver answers when offered a reloaded configuration's driver.
+public enum DriverReload: Sendable, Equatable {
+  /// The running driver stays: the reloaded configuration describes it unchanged.
+  case kept
+  /// The new driver takes its place; the running one is stopped.
+  case replaced
 }
 
 /// A driver whose behaviour can be scripted with the command language of docs/protocol.md, "The
@@ -54,6 +88,29 @@ public struct SensorRegistry: Sendable {
   /// The driver with this name.
   public func driver(named name: String) -> (any SensorDriver)? {
     drivers.first { $0.name == name }
+  }
+
+  /// Starts every driver (those already running ignore it).
+  public func start() {
+    for driver in drivers { driver.start() }
+  }
+
+  /// The registry a reloaded configuration gets: each of `described`'s drivers (built, not started),
+  /// or this registry's running driver of the same name when it says `.kept`.
+  public func reloaded(_ described: SensorRegistry) -> SensorRegistry {
+    SensorRegistry(
+      described.drivers.map { successor in
+        guard let running = driver(named: successor.name), running.reload(successor) == .kept
+        else { return successor }
+        return running
+      })
+  }
+
+  /// Stops the drivers of this registry that `successor` does not hold (all of them without one).
+  public func stopDrivers(notIn successor: SensorRegistry?) {
+    for driver in drivers where !(successor?.drivers.contains { $0 === driver } ?? false) {
+      driver.stop()
+    }
   }
 
   /// The first driver of a kind matching the predicate.

@@ -9,9 +9,11 @@ public final class SimulatedSensor: ScriptableSensor {
   private let time: any TimeSource
   private let defaultDelay: Duration
   private let storage: StateLock<ScriptState>
+  /// How it started out: a reload keeps this driver when its successor starts out the same.
+  private let setup: Setup
 
   /// How a simulated sensor starts out.
-  public struct Setup: Sendable {
+  public struct Setup: Sendable, Equatable {
     /// Whether the hardware is present.
     public var available: Bool
     /// Whether it is a removable accessory.
@@ -48,6 +50,7 @@ public final class SimulatedSensor: ScriptableSensor {
     self.name = name
     self.kind = kind
     self.time = time
+    self.setup = setup
     defaultDelay = setup.defaultDelay
     var state = ScriptState(
       available: setup.available, removable: setup.removable,
@@ -59,11 +62,39 @@ public final class SimulatedSensor: ScriptableSensor {
     storage = StateLock(state)
   }
 
+  /// Nothing to start: a simulated sensor serves from the moment it is built.
+  public func start() {}
+
+  /// `.kept` when `successor` is a simulated sensor of the same name, kind and setup (this one keeps
+  /// the enrollments and script it gathered since).
+  public func reload(_ successor: any SensorDriver) -> DriverReload {
+    guard let other = successor as? SimulatedSensor, other.name == name, other.kind == kind,
+      other.setup == setup, !storage.withLock({ $0.stopped })
+    else { return .replaced }
+    return .kept
+  }
+
+  /// Ends the sensor: a capture waiting on the script, and every later one, fails with
+  /// `driverNotReady` (one in a `SLEEP` fails when the sleep ends); it reports itself unavailable.
+  public func stop() {
+    let waiters = storage.withLock { s in
+      s.stopped = true
+      let waiters = Array(s.waiters.values)
+      s.waiters.removeAll()
+      return waiters
+    }
+    for waiter in waiters { waiter.fail(stoppedFailure) }
+  }
+
+  private var stoppedFailure: SensorFailure {
+    SensorFailure(.driverNotReady, "sensor \(name) stopped")
+  }
+
   /// A snapshot of availability and of `owner`'s enrolled identities.
   public func state(for owner: UInt32) -> SensorState {
     storage.withLock { s in
       SensorState(
-        name: name, kind: kind, available: s.available, connected: s.connected,
+        name: name, kind: kind, available: s.available && !s.stopped, connected: s.connected,
         removable: s.removable,
         enrolled: s.enrolled[owner] ?? [])
     }
@@ -140,7 +171,11 @@ public final class SimulatedSensor: ScriptableSensor {
       try Task.checkCancellation()
       let isPasscode = kind == .passcode
       let owner = request.owner.uid
-      switch storage.withLock({ $0.nextStep(isPasscode: isPasscode, owner: owner) }) {
+      switch storage.withLock({
+        $0.stopped ? .stopped : $0.nextStep(isPasscode: isPasscode, owner: owner)
+      }) {
+      case .stopped:
+        throw stoppedFailure
       case .event(let event):
         return event
       case .sleep(let ms):
@@ -170,12 +205,14 @@ public final class SimulatedSensor: ScriptableSensor {
         (continuation: CheckedContinuation<Void, any Error>) in
         let verdict: WaitVerdict = storage.withLock { s in
           if s.cancelledWaiters.contains(id) { return .cancelled }
+          if s.stopped { return .stopped }
           if !s.isIdle { return .ready }
           s.waiters[id] = Waiter(continuation: continuation)
           return .registered
         }
         switch verdict {
         case .cancelled: continuation.resume(throwing: CancellationError())
+        case .stopped: continuation.resume(throwing: stoppedFailure)
         case .ready: continuation.resume()
         case .registered: break
         }
@@ -191,13 +228,14 @@ public final class SimulatedSensor: ScriptableSensor {
   }
 }
 
-private enum WaitVerdict { case cancelled, ready, registered }
+private enum WaitVerdict { case cancelled, stopped, ready, registered }
 
 /// A capture suspended until the script changes.
 struct Waiter {
   let continuation: CheckedContinuation<Void, any Error>
   func resume() { continuation.resume() }
   func cancel() { continuation.resume(throwing: CancellationError()) }
+  func fail(_ error: any Error) { continuation.resume(throwing: error) }
 }
 
 /// What a capture does next.
@@ -206,4 +244,5 @@ enum CaptureStep {
   case sleep(Int)
   case defaultOutcome
   case wait
+  case stopped
 }

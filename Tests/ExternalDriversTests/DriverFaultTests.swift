@@ -128,6 +128,16 @@ import Testing
     #expect(harness.journal.contains { $0.contains("a line over 1024 bytes") })
   }
 
+  @Test func aRetryReasonOutsideTheVocabularyIsAProtocolError() async throws {
+    let harness = try DriverHarness()
+    let sensor = harness.sensor([try flaky(harness, #"echo "RETRY $a lookAtMe""#)])
+    defer { sensor.stop() }
+    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    let unknown = await failure { try await sensor.capture(request()) }
+    #expect(unknown?.reason == .driverProtocolError)
+    #expect(harness.journal.contains { $0.contains("lookAtMe") && $0.contains("not the protocol") })
+  }
+
   @Test func aMatchOfAnotherOwnersIdentityIsAProtocolError() async throws {
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, #"echo "MATCH $a bob-face""#)])

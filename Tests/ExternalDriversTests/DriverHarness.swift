@@ -40,7 +40,7 @@ final class DriverHarness: @unchecked Sendable {
     try handle.close()
   }
 
-  /// A sensor over `command` with short timeouts so failures are found quickly.
+  /// A started sensor over `command`, with short timeouts so failures are found quickly.
   func sensor(
     _ command: [String], startTimeoutMs: Int = 20_000, hangTimeoutMs: Int = 20_000
   ) -> ExecSensor {
@@ -51,9 +51,11 @@ final class DriverHarness: @unchecked Sendable {
     settings.restartDelay = .milliseconds(10)
     settings.restartMaxDelay = .milliseconds(50)
     let lines = self.lines
-    return ExecSensor(
+    let sensor = ExecSensor(
       name: "face", kind: .faceID, settings: settings,
       log: { line in lines.withLock { $0.append(line) } })
+    sensor.start()
+    return sensor
   }
 
   /// The journal lines so far.

@@ -1,3 +1,4 @@
+import LocalAuthProtocol
 import Sensors
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     #expect(parse("ENROLLED 1000 a b") == .enrolled(uid: 1000, identities: ["a", "b"]))
     #expect(parse("MATCH 7 alice-face") == .match(capture: 7, identity: "alice-face"))
     #expect(parse("NOMATCH 7") == .noMatch(capture: 7))
-    #expect(parse("RETRY 7 faceNotCentered") == .retry(capture: 7, reason: "faceNotCentered"))
+    #expect(parse("RETRY 7 faceNotCentered") == .retry(capture: 7, reason: .faceNotCentered))
     #expect(parse("CANCEL 7") == .userCancel(capture: 7))
     #expect(parse("PONG 3") == .pong(3))
     #expect(parse("LOG \u{1B}x") == .log([0x1B, 0x78]))
@@ -23,7 +24,8 @@ import Testing
   @Test func anythingElseIsRefused() {
     for line in [
       "", "HELLO", "HELLO one", "READY now", "MATCH 7", "MATCH x alice", "MATCH 7 al ice",
-      "MATCH 7 -alice", "NOMATCH", "NOMATCH 7 8", "RETRY 7 not\u{7}ok", "ENROLLED -1 a",
+      "MATCH 7 -alice", "NOMATCH", "NOMATCH 7 8", "RETRY 7 not\u{7}ok", "RETRY 7 lookAtMe",
+      "RETRY 7 toofast", "ENROLLED -1 a",
       "ENROLLED 1000  a", "match 7 alice", "PONG", "CAPTURE 1 2 3 4",
       "MATCH 7 " + String(repeating: "a", count: 65),
     ] {
@@ -48,14 +50,32 @@ import Testing
   }
 
   @Test func linesAreSplitAndBoundedWithoutBufferingPastTheLimit() {
-    var splitter = DriverLineSplitter(limit: 4)
-    #expect(splitter.feed(Array("ab".utf8)).isEmpty)
+    var framer = LineFramer(limit: 4)
+    #expect(framer.frames(Array("ab".utf8), count: 2).isEmpty)
     #expect(
-      splitter.feed(Array("c\nabcd\n".utf8)) == [
+      framer.frames(Array("c\nabcd\n".utf8), count: 7) == [
         .line(Array("abc".utf8)), .line(Array("abcd".utf8)),
       ])
-    #expect(splitter.feed(Array("abcdefgh".utf8)) == [.overlong])
-    #expect(splitter.feed(Array("ijk\nok\n".utf8)) == [.line(Array("ok".utf8))])
+    #expect(framer.frames(Array("abcdefgh".utf8), count: 8) == [.tooLarge])
+    #expect(framer.pending.isEmpty)
+    #expect(framer.frames(Array("ijk\nok\n".utf8), count: 7) == [.line(Array("ok".utf8))])
+    // Only the first `count` bytes of the read buffer are the driver's.
+    #expect(framer.frames(Array("x\ny\n".utf8), count: 2) == [.line(Array("x".utf8))])
+  }
+
+  @Test func aDriverLineOverTheLimitIsOneFrameHoweverTheBytesArrive() {
+    let limit = ExecDriverSettings(command: ["/bin/true"]).lineLimit
+    let bytes = Array(repeating: UInt8(ascii: "A"), count: limit + 1) + Array("\nREADY\n".utf8)
+    var framer = LineFramer(limit: limit)
+    var frames: [Frame] = []
+    for byte in bytes {
+      frames += framer.frames([byte], count: 1)
+      #expect(framer.pending.count <= limit)
+    }
+    #expect(frames == [.tooLarge, .line(Array("READY".utf8))])
+    var whole = LineFramer(limit: limit)
+    let atLimit = Array(repeating: UInt8(ascii: "A"), count: limit) + [0x0A]
+    #expect(whole.frames(atLimit, count: atLimit.count) == [.line(Array(atLimit.dropLast()))])
   }
 
   @Test func loggedDriverBytesArePrintableAndBounded() {

@@ -29,7 +29,7 @@ import Testing
     try harness.camera("SHOW bob-face")
     #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
     try harness.camera("BLUR")
-    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: "faceNotCentered"))
+    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: .faceNotCentered))
     try harness.camera("LEAVE")
     #expect(try await sensor.capture(request(attempt: 4)) == .userCancel)
     let bob = SensorOwner(uid: 1001, name: "bob")
@@ -69,5 +69,38 @@ import Testing
     await #expect(throws: CancellationError.self) { try await waiting.value }
     try harness.camera("SHOW alice-face")
     #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+  }
+}
+
+/// An exec driver's life: nothing runs before `start()`, and `stop()` of one never started returns.
+@Suite struct ExecDriverLifecycleTests {
+  @Test func nothingRunsBeforeStartAndStoppingAnUnstartedDriverReturns() async throws {
+    let harness = try DriverHarness()
+    let marker = harness.directory + "/spawned"
+    let command = [
+      try harness.script("driver.sh", "touch \(marker)\necho 'HELLO 1'\necho READY\nsleep 60\n")
+    ]
+    let sensor = ExecSensor(
+      name: "face", kind: .faceID, settings: ExecDriverSettings(command: command), log: { _ in })
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(!FileManager.default.fileExists(atPath: marker))
+    #expect(!sensor.state(for: 1000).available)
+    let refused = await failure { try await sensor.capture(request()) }
+    #expect(refused?.reason == .driverNotReady)
+    #expect(
+      sensor.reload(
+        ExecSensor(
+          name: "face", kind: .faceID, settings: ExecDriverSettings(command: command), log: { _ in }
+        )) == .kept)
+    #expect(
+      sensor.reload(
+        ExecSensor(
+          name: "face", kind: .touchID, settings: ExecDriverSettings(command: command),
+          log: { _ in })) == .replaced)
+    sensor.stop()
+    sensor.start()
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(
+      !FileManager.default.fileExists(atPath: marker), "start() after stop() spawned the driver")
   }
 }

@@ -189,7 +189,7 @@ import Testing
     _ = harness.face.script([.match(identity: nil)], replace: false)
     _ = await blocker.recorder.waitForResponse(tag: blocking.tag)
     _ = harness.face.script(
-      [.retry(reason: "faceNotCentered"), .noMatch, .match(identity: nil)], replace: false)
+      [.retry(reason: .faceNotCentered), .noMatch, .match(identity: nil)], replace: false)
     #expect(await app.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "face")
     let entries = await traces(app, ["appID": "com.example.trace"])
     #expect(entries.count == 1)
@@ -251,7 +251,7 @@ import Testing
         == [5, 7, 8].map { lastIDs[min($0, lastIDs.count - 1)] })
     #expect(kept.map { $0["appID"] } == ["b", "c", "c"])
     _ = harness.face.script(
-      [.retry(reason: "tooFast"), .retry(reason: "tooFast"), .match(identity: nil)], replace: false)
+      [.retry(reason: .tooFast), .retry(reason: .tooFast), .match(identity: nil)], replace: false)
     _ = await admin.evaluate()
     let last = await traces(admin).last
     #expect(last?["events"]?.arrayValue?.count == 2)

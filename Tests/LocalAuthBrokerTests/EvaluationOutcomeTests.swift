@@ -74,7 +74,7 @@ import Testing
     let client = await harness.connect()
     _ = harness.face.script(
       [
-        .retry(reason: "faceNotCentered"), .noMatch, .retry(reason: "tooFast"), .noMatch,
+        .retry(reason: .faceNotCentered), .noMatch, .retry(reason: .tooFast), .noMatch,
         .match(identity: nil),
       ],
       replace: false)

@@ -123,6 +123,17 @@ final class FprintdStack: @unchecked Sendable {
   /// SLEEP), as a person who has not touched it yet.
   func holdFingerWhenNeeded() throws { try sendWhenFingerNeeded("SLEEP 60000") }
 
+  /// Waits until fprintd next waits for a finger, sending nothing (for a capture that is then
+  /// cancelled: the next command goes to the finger-needed after this one).
+  func waitForFingerNeeded() throws {
+    consumedFingerNeeded += 1
+    for _ in 0..<4000 {
+      if fingerNeeded.value >= consumedFingerNeeded { return }
+      usleep(5_000)
+    }
+    throw DaemonTestError("fprintd never waited for a finger")
+  }
+
   /// Sends a virtual-device command the moment fprintd next waits for a finger.
   func sendWhenFingerNeeded(_ command: String) throws {
     consumedFingerNeeded += 1

@@ -13,8 +13,8 @@ struct ScriptCommandTests {
     arguments: [
       ("MATCH", ScriptCommand.match(identity: nil)), ("MATCH alice", .match(identity: "alice")),
       ("MATCH user.name-1_x@host", .match(identity: "user.name-1_x@host")), ("NOMATCH", .noMatch),
-      ("RETRY faceNotCentered", .retry(reason: "faceNotCentered")),
-      ("RETRY tooFast", .retry(reason: "tooFast")),
+      ("RETRY faceNotCentered", .retry(reason: .faceNotCentered)),
+      ("RETRY tooFast", .retry(reason: .tooFast)),
       ("CANCEL", .cancel), ("FALLBACK", .fallback), ("PASSCODE 1234", .passcode("1234")),
       ("PASSCODE 0", .passcode("0")), ("PASSCODE 000123", .passcode("000123")),
       ("SLEEP 0", .sleep(milliseconds: 0)),
@@ -59,6 +59,7 @@ struct ScriptCommandTests {
     "malformed lines are rejected",
     arguments: [
       "FOO", "MATCHX", "MATCH a b", "NOMATCH x", "RETRY", "RETRY a b", "RETRY face-not-centered",
+      "RETRY lookAtMe", "RETRY toofast",
       "CANCEL now",
       "FALLBACK x", "PASSCODE", "PASSCODE 12 34", "PASSCODE abc", "PASSCODE 12a", "PASSCODE -1",
       "PASSCODE ١٢٣",
@@ -136,7 +137,7 @@ struct ScriptCommandTests {
       .disconnect, .connect, .enroll("a"), .unenroll("a"), .setDefault(.match),
     ]
     let answering: [ScriptCommand] = [
-      .match(identity: nil), .noMatch, .retry(reason: "r"), .cancel, .fallback, .passcode("1"),
+      .match(identity: nil), .noMatch, .retry(reason: .tooDark), .cancel, .fallback, .passcode("1"),
       .sleep(milliseconds: 1),
     ]
     #expect(changing.allSatisfy { $0.isStateChange })

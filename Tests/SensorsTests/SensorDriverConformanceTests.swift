@@ -103,3 +103,46 @@ struct SensorDriverConformanceTests {
     }
   }
 }
+
+/// A simulated sensor under the shared driver suite: each presentation is a script command.
+struct SimulatedRig: DriverRig {
+  let sensor: SimulatedSensor
+  var driver: any SensorDriver { sensor }
+  let owner = SensorOwner(uid: 1000, name: "alice")
+  let identity = "alice-face"
+  let retryReason = RetryReason.tooFast
+  let enrollsThroughDriver = true
+
+  init(kind: SensorKind) {
+    sensor = SimulatedSensor(
+      name: "sim-\(kind.rawValue)", kind: kind,
+      setup: SimulatedSensor.Setup(enrolled: [identity], owner: owner.uid), time: TestClock())
+    sensor.start()
+  }
+
+  func present(_ presentation: Presentation) async throws {
+    let command: ScriptCommand =
+      switch presentation {
+      case .enrolled: .match(identity: identity)
+      case .other: .noMatch
+      case .unreadable: .retry(reason: retryReason)
+      }
+    _ = sensor.script([command], replace: false)
+  }
+
+  /// The capture waits on the script once it has run: let it run.
+  func waitUntilSensorWaits() async { await letOthersRun() }
+
+  func onDriverThread(_ body: @escaping @Sendable () -> Void) async { body() }
+}
+
+/// The shared driver suite (LocalAuthTestSupport's `checkDriverConformance`) on the simulated sensor;
+/// ExecDriverConformanceTests and FprintdConformanceEndToEndTests run it on the other drivers.
+@Suite("SensorDriver shared suite: simulated", .timeLimit(.minutes(1)))
+struct SimulatedDriverConformanceTests {
+  @Test(arguments: SensorKind.allCases.filter { $0 != .passcode })
+  func simulatedSensorPassesTheSharedSuite(_ kind: SensorKind) async {
+    let problems = await checkDriverConformance(SimulatedRig(kind: kind))
+    #expect(problems.isEmpty, "\(problems)")
+  }
+}

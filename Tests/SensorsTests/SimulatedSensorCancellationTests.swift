@@ -100,7 +100,7 @@ struct SimulatedSensorCancellationTests {
     cancelled.task.cancel()
     #expect(await cancelled.endedWithCancellation())
     #expect(!waiting.isFinished)
-    _ = sensor.script([.retry(reason: "tooFast")], replace: false)
-    #expect(await waiting.event() == .retry(reason: "tooFast"))
+    _ = sensor.script([.retry(reason: .tooFast)], replace: false)
+    #expect(await waiting.event() == .retry(reason: .tooFast))
   }
 }

@@ -19,9 +19,9 @@ struct SimulatedSensorEventTests {
     for attempt in 1...8 { events.append(try await sensor.capture(captureRequest(attempt))) }
     #expect(
       events == [
-        .noMatch, .retry(reason: "faceNotCentered"), .match(identity: "bob"),
+        .noMatch, .retry(reason: .faceNotCentered), .match(identity: "bob"),
         .match(identity: "alice"),
-        .userCancel, .userFallback, .passcode("1234"), .retry(reason: "tooFast"),
+        .userCancel, .userFallback, .passcode("1234"), .retry(reason: .tooFast),
       ])
     #expect(sensor.queuedCommands == 0)
   }
@@ -165,7 +165,7 @@ struct SimulatedSensorEventTests {
   @Test("CaptureEvent wire names are stable")
   func wireNames() {
     let events: [CaptureEvent] = [
-      .match(identity: "a"), .noMatch, .retry(reason: "tooFast"), .userCancel, .userFallback,
+      .match(identity: "a"), .noMatch, .retry(reason: .tooFast), .userCancel, .userFallback,
       .passcode("1"),
       .disconnected,
     ]
