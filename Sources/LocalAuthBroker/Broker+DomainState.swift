@@ -1,12 +1,13 @@
 import LocalAuthCrypto
 import LocalAuthProtocol
+import RightStore
 
 extension Broker {
   /// The domain state an app sees (`context.domainState`, Apple's evaluatedPolicyDomainState):
   /// base64 of 16 bytes, nil while nothing is enrolled. As Apple's, it differs from app to app
   /// (keyed by the client's app id and, when known, its executable), so two apps cannot match
   /// their values to track a user, and it changes with every enrolment change, even one undone
-  /// later (an enrolment generation, counted per owner while the daemon runs).
+  /// later (an enrolment generation per owner, kept in the rights store across restarts).
   func appDomainState(owner: UInt32, client: ClientSession) -> String? {
     noteEnrolment(owner: owner)
     guard let enrolled = domainStateHash(owner: owner) else { return nil }
@@ -19,11 +20,47 @@ extension Broker {
 
   /// Counts a change of `owner`'s enrolled set since the last look (the first look only records
   /// it). Called around every enrolment change the broker makes and before every domain state.
+  /// A change is written to the rights store (through the store worker) with the set seen, so
+  /// after a restart the count goes on from there: a set that differs from the one last seen
+  /// (enrolments made at run time and gone with the restart) counts as one more change.
   func noteEnrolment(owner: UInt32) {
     let current = domainStateHash(owner: owner) ?? ""
-    if let seen = observedEnrolments[owner], seen != current {
-      enrolmentGenerations[owner, default: 0] += 1
+    guard let seen = observedEnrolments[owner] else {
+      observedEnrolments[owner] = current
+      return
     }
+    guard seen != current else { return }
+    let generation = enrolmentGenerations[owner, default: 0] + 1
+    enrolmentGenerations[owner] = generation
     observedEnrolments[owner] = current
+    guard let store = rightStore else { return }
+    let record = EnrolmentGenerationRecord(uid: owner, generation: generation, observed: current)
+    let log = self.log
+    storeWorker.submit {
+      do {
+        try store.saveEnrolmentGeneration(record)
+      } catch {
+        log.notice("cannot save the enrolment generation of uid \(record.uid): \(error)")
+      }
+    }
+  }
+
+  /// Every owner's enrolment generation and the set it last saw, read once at start.
+  static func loadEnrolmentGenerations(from store: RightStore?, log: any EvaluationLog) -> (
+    generations: [UInt32: Int], observed: [UInt32: String]
+  ) {
+    guard let store else { return ([:], [:]) }
+    do {
+      var generations: [UInt32: Int] = [:]
+      var observed: [UInt32: String] = [:]
+      for record in try store.enrolmentGenerations() {
+        generations[record.uid] = record.generation
+        observed[record.uid] = record.observed
+      }
+      return (generations, observed)
+    } catch {
+      log.notice("cannot read the enrolment generations: \(error)")
+      return ([:], [:])
+    }
   }
 }

@@ -75,7 +75,7 @@ extension Broker {
 
   /// One presentation on a sensor, or the person's answer from the prompt agent, whichever comes first;
   /// throws when the evaluation was cancelled meanwhile.
-  private func nextEvent(from sensor: any SensorDriver, for evaluation: Evaluation, attempt: Int)
+  func nextEvent(from sensor: any SensorDriver, for evaluation: Evaluation, attempt: Int)
     async throws
     -> CaptureEvent
   {
@@ -136,7 +136,7 @@ extension Broker {
         requestID: evaluation.requestID, policy: evaluation.policy, sensor: sensor, reused: reused))
   }
 
-  private func feedback(
+  func feedback(
     _ evaluation: Evaluation, _ sensor: String, _ what: String, attempt: Int,
     extra: JSONObject = [:]
   ) {
@@ -150,8 +150,9 @@ extension Broker {
     traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)
   }
 
-  /// The Face ID / Touch ID prompt: up to the allowed failed matches, the counted owner's lockout,
-  /// "Try Again" after the first failure and the fallback button once the sensor offers it.
+  /// The Face ID / Touch ID prompt: up to the allowed failed matches (Face ID two, then it waits for
+  /// the fallback choice), the counted owner's lockout, "Try Again" after the first failure and the
+  /// fallback button once the sensor offers it.
   private func biometricStage(_ evaluation: Evaluation, _ sensor: any SensorDriver) async throws
     -> BiometricStage
   {
@@ -161,6 +162,7 @@ extension Broker {
     var failures = 0
     var attempt = 0
     let offerAfter = sensor.kind.failuresBeforeFallbackOffered
+    let allowed = sensor.kind.failedMatchesAllowed(configured: configuration.maxBiometricAttempts)
     while true {
       attempt += 1
       let event = try await nextEvent(from: sensor, for: evaluation, attempt: attempt)
@@ -185,11 +187,16 @@ extension Broker {
           feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["lockout": true])
           return .lockedOut
         }
-        if failures >= configuration.maxBiometricAttempts {
-          feedback(
-            evaluation, sensor.name, "noMatch", attempt: attempt, extra: ["attemptsExhausted": true]
-          )
-          return .attemptsExhausted
+        if failures >= allowed {
+          let choice =
+            sensor.kind.stopsTryingAtFallbackOffer && failures >= offerAfter
+            && evaluation.context.fallbackButtonShown && canChooseFallback(evaluation, sensor)
+          var extra: JSONObject = ["attemptsExhausted": true]
+          if choice { extra["offer"] = "fallback" }
+          feedback(evaluation, sensor.name, "noMatch", attempt: attempt, extra: extra)
+          guard choice else { return .attemptsExhausted }
+          return try await fallbackChoice(evaluation, sensor, attempt: attempt)
+            ?? .attemptsExhausted
         }
         let offer =
           failures >= offerAfter && evaluation.context.fallbackButtonShown ? "fallback" : "tryAgain"

@@ -93,6 +93,8 @@ public actor Broker {
     startedAt = time.now()
     digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
     owners = Self.loadOwners(from: rightStore, time: time, log: log)
+    (enrolmentGenerations, observedEnrolments) = Self.loadEnrolmentGenerations(
+      from: rightStore, log: log)
     if let passcode {
       log.notice(
         "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
@@ -302,8 +304,8 @@ public actor Broker {
   }
 
   var monitorCount = 0
-  /// Per owner: enrolment changes seen while running, and the enrolled set last seen
-  /// (see `appDomainState`).
+  /// Per owner: enrolment changes counted (kept in the rights store), and the enrolled set last
+  /// seen (see `appDomainState`).
   var enrolmentGenerations: [UInt32: Int] = [:]
   var observedEnrolments: [UInt32: String] = [:]
   /// The environment last announced to monitors (see `announceEnvironmentChange`).

@@ -155,7 +155,8 @@ public enum LAAgentEvent: Sendable, Equatable {
   /// Show this prompt.
   case prompt(LAAgentPrompt)
   /// Feedback for a prompt: `noMatch`, a retry reason, `wrongPasscode`, `passcodeDelay` (with the wait),
-  /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`. `lockedOut` is set on the failed
+  /// `fallback` (the prompt goes to the passcode), `fallbackNotOffered`, `awaitingChoice` (Face ID stopped
+  /// trying: answer with `fallback` or `cancel`). `lockedOut` is set on the failed
   /// match that locked biometry out; `fallbackOffered` on the failed match from which the
   /// prompt's fallback button may be used.
   case feedback(

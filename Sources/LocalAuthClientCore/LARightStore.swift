@@ -14,10 +14,12 @@ public struct LARightStore: Sendable {
   public init(connection: LocalAuthConnection = .shared) { self.connection = connection }
 
   /// The persisted right saved under `identifier` (`rightStore.right`), in state `unknown` until
-  /// authorized; `RPCError` notFound if there is none.
+  /// authorized; ``LARightStoreError`` `errSecItemNotFound` if there is none.
   public func right(forIdentifier identifier: String) async throws -> LAPersistedRight {
-    let result = try await connection.call(
-      Method.rightStoreRight, ["identifier": .string(identifier)])
+    let connection = self.connection
+    let result = try await LARightStoreError.mapping(.notFound) {
+      try await connection.call(Method.rightStoreRight, ["identifier": .string(identifier)])
+    }
     return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
   }
 
@@ -29,7 +31,7 @@ public struct LARightStore: Sendable {
   ///   - right: The right to save (its requirement is kept).
   ///   - identifier: A unique identifier for the right within this app.
   /// - Returns: The persisted right.
-  /// - Throws: `RPCError` alreadyExists when the identifier is taken.
+  /// - Throws: ``LARightStoreError`` `errSecDuplicateItem` when the identifier is taken.
   ///
   /// ```swift
   /// let right = LARight()
@@ -54,7 +56,10 @@ public struct LARightStore: Sendable {
       "right": try await right.handle(), "identifier": .string(identifier),
       "secret": secret.map { .string($0.base64EncodedString()) },
     ]
-    let result = try await connection.call(Method.rightStoreSave, params)
+    let connection = self.connection
+    let result = try await LARightStoreError.mapping(.alreadyExists) {
+      try await connection.call(Method.rightStoreSave, params)
+    }
     guard result.objectValue?["right"] != nil else {
       return try await self.right(forIdentifier: identifier)
     }
@@ -66,14 +71,19 @@ public struct LARightStore: Sendable {
     return saved
   }
 
-  /// Removes a persisted right (`rightStore.removeRight`); `RPCError` notFound if there is none.
+  /// Removes a persisted right (`rightStore.removeRight`); ``LARightStoreError``
+  /// `errSecItemNotFound` if there is none.
   public func removeRight(_ right: LAPersistedRight) async throws {
     try await removeRight(forIdentifier: right.identifier)
   }
 
-  /// Removes the right saved under `identifier` (`rightStore.removeRight`); `RPCError` notFound if there is none.
+  /// Removes the right saved under `identifier` (`rightStore.removeRight`); ``LARightStoreError``
+  /// `errSecItemNotFound` if there is none.
   public func removeRight(forIdentifier identifier: String) async throws {
-    _ = try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
+    let connection = self.connection
+    _ = try await LARightStoreError.mapping(.notFound) {
+      try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
+    }
   }
 
   /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.

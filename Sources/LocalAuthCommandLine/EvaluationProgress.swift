@@ -49,6 +49,8 @@ struct EvaluationProgress {
     switch event {
     case .queued(_, let position): "queued at position \(position)"
     case .started: "prompt shown, waiting for the user"
+    case .feedback(_, let sensor, "awaitingChoice", _):
+      "\(sensor): no more tries, waiting for the fallback or Cancel"
     case .feedback(_, let sensor, let feedback, _): "\(sensor): \(feedback), trying again"
     case .fallback(_, let to): "waiting for \(to)"
     }

@@ -154,6 +154,7 @@ public struct OutputFormatter: Sendable {
       (error.code.name, error.code.rawValue, error.message, error.requestID)
     case let error as RPCError:
       (error.code.name, error.code.rawValue, error.message, error.requestID)
+    case let error as LARightStoreError: describe(error.rpcError)
     case let error as ConnectionError: ("cannotConnect", nil, NextSteps.cannotConnect(error), nil)
     case let error as FileWriteError: ("cannotWrite", nil, error.description, nil)
     default: ("error", nil, "\(error)", nil)

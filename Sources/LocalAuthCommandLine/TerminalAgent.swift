@@ -183,6 +183,8 @@ struct PromptSession {
     case "passcodeDelay":
       return "  Too many wrong passcodes: the next try waits \(retryAfter ?? 0) s."
     case "fallback": return "  Switching to the passcode."
+    case "awaitingChoice":
+      return "  No more tries on this sensor: f takes the fallback, Esc or Ctrl-C cancels."
     case "fallbackNotOffered":
       return "  The fallback is not offered yet: it comes after a failed match."
     default: return "  \(TerminalText.sanitize(feedback, limit: 64))\(attemptText)."

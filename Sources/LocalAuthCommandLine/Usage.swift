@@ -111,6 +111,7 @@ public enum Usage {
       Be your user's prompt agent in this terminal, like pkttyagent: each authentication prompt for
       you shows the app, the reason and the sensor. Type the passcode when asked (nothing is echoed)
       and press Enter; Esc or Ctrl-C cancels the prompt; f takes the fallback (the passcode) once offered.
+      Face ID stops trying after its second failed match: the prompt then waits for f or Esc.
       Prompts are served one after another. Ctrl-C with no prompt shown, or SIGTERM, stops the agent.
       --session shows only prompts from your logind session; --process PID only from that process.
       One agent serves each scope: a second one for the same scope is refused (the first keeps

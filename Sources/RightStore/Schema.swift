@@ -54,6 +54,13 @@ enum Schema {
         PRIMARY KEY (uid, name)
     ) WITHOUT ROWID;
     """,
+    """
+    CREATE TABLE enrolment_generations (
+        uid INTEGER PRIMARY KEY NOT NULL,
+        generation INTEGER NOT NULL,
+        observed TEXT NOT NULL
+    );
+    """,
   ]
 
   /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.

@@ -72,6 +72,9 @@ public protocol ScriptableSensor: SensorDriver {
   var defaultBehavior: ScriptCommand.DefaultBehavior { get }
   /// The queued commands as script lines, a typed passcode's digits masked.
   var queuedScript: [String] { get }
+  /// Whether the script's next answer, after any `SLEEP`, is the person pressing Cancel or the
+  /// fallback button: what a prompt that stopped trying to match waits for.
+  var choiceIsScriptedNext: Bool { get }
 }
 
 /// The drivers of one daemon, by name, in configuration order. A value passed into the broker.

@@ -22,6 +22,16 @@ public enum SensorKind: String, Sendable, CaseIterable {
   /// How many failed matches before the prompt offers the fallback button
   /// (Face ID offers "Try Again" first and the fallback after the second failure).
   public var failuresBeforeFallbackOffered: Int { self == .faceID ? 2 : 1 }
+
+  /// Whether the prompt stops trying once it offers the fallback and waits for the person to choose
+  /// it or Cancel (Face ID, after its second failed match), rather than trying up to `configured`
+  /// failed matches and ending (Touch ID, Optic ID); Apple's LAPolicy documentation.
+  public var stopsTryingAtFallbackOffer: Bool { self == .faceID }
+
+  /// How many failed matches one prompt takes at most, given `MaxBiometricAttempts=`.
+  public func failedMatchesAllowed(configured: Int) -> Int {
+    stopsTryingAtFallbackOffer ? min(configured, failuresBeforeFallbackOffered) : configured
+  }
 }
 
 /// What a sensor looks like right now, as the broker sees it. Immutable snapshot.

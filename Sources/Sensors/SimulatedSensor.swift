@@ -124,6 +124,20 @@ public final class SimulatedSensor: ScriptableSensor {
     }
   }
 
+  /// Whether the next answer, after any `SLEEP`, is `CANCEL` or `FALLBACK`.
+  public var choiceIsScriptedNext: Bool {
+    storage.withLock { s in
+      for command in s.queue {
+        switch command {
+        case .sleep: continue
+        case .cancel, .fallback: return true
+        default: return false
+        }
+      }
+      return false
+    }
+  }
+
   /// Appends or replaces queued commands and wakes a waiting capture.
   public func script(_ commands: [ScriptCommand], replace: Bool) -> Int {
     let (count, waiters) = storage.withLock { s in

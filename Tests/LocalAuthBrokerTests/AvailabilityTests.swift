@@ -1,5 +1,6 @@
 import LocalAuthBroker
 import LocalAuthProtocol
+import RightStore
 import Sensors
 import Testing
 
@@ -133,6 +134,32 @@ import Testing
     #expect(third != first && third != second && third != .null)
     // The value is base64 of 16 bytes, as the client decodes it.
     #expect(third?.stringValue.flatMap(Base64.decode)?.count == 16)
+  }
+
+  @Test func domainStateNeverReturnsToAnOldValueWhenTheBrokerStartsAgain() async throws {
+    let directory = try TemporaryStateDirectory()
+    func hash(_ harness: BrokerHarness) async -> JSONValue? {
+      await harness.connect().call(Method.domainState)?.object?["biometry"]?.objectValue?[
+        "stateHash"]
+    }
+    let first: JSONValue?
+    let removed: JSONValue?
+    do {
+      let harness = BrokerHarness(enrolled: ["alice"], rightStore: directory.store)
+      first = await hash(harness)
+      _ = harness.face.enroll("bob")
+      #expect(await hash(harness) != first)
+      _ = harness.face.unenroll("bob")
+      removed = await hash(harness)
+      #expect(removed != first)
+      harness.broker.flushStateWrites()
+    }
+    // A new broker on the same store, with the enrolled set of the first look.
+    let harness = BrokerHarness(enrolled: ["alice"], rightStore: directory.store)
+    let again = await hash(harness)
+    #expect(again != first, "an old domain state came back")
+    #expect(again == removed)
+    #expect(try directory.store.enrolmentGenerations().map(\.generation) == [2])
   }
 
   @Test func domainStateDiffersFromAppToApp() async {

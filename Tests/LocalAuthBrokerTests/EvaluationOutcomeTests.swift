@@ -48,10 +48,12 @@ import Testing
     let feedback = client.recorder.notifications(Notification.feedback)
     #expect(
       feedback.map { $0["feedback"]?.stringValue ?? "" } == [
-        "fallbackNotOffered", "noMatch", "fallbackNotOffered", "noMatch",
+        "fallbackNotOffered", "noMatch", "fallbackNotOffered", "noMatch", "awaitingChoice",
       ])
     #expect(feedback[1]["offer"] == "tryAgain")
-    #expect(feedback[3]["offer"] == "fallback")
+    // The second failed match is Face ID's last: the fallback is offered and the prompt waits.
+    #expect(feedback[3]["offer"] == "fallback" && feedback[3]["attemptsExhausted"] == true)
+    #expect(feedback[4]["offer"] == "fallback")
   }
 
   @Test func touchIDOffersFallbackAfterFirstFailure() async {
@@ -62,15 +64,52 @@ import Testing
   }
 
   @Test func emptyFallbackTitleHidesTheButton() async {
-    let harness = BrokerHarness()
+    let harness = BrokerHarness(faceKind: .touchID)
     let client = await harness.connect()
     let context = await client.createContext(["localizedFallbackTitle": ""])
-    _ = harness.face.script([.noMatch, .noMatch, .fallback, .match(identity: nil)], replace: false)
+    _ = harness.face.script([.noMatch, .fallback, .noMatch, .match(identity: nil)], replace: false)
     #expect(await client.evaluate(context: context)?.object?["sensor"] == "face")
   }
 
-  @Test func retriesDoNotCountAsAttempts() async {
+  /// Apple's LAPolicy page: Touch ID fails the evaluation after three failed attempts; Face ID
+  /// offers the fallback after two and stops trying.
+  @Test func touchIDTakesThreeFailedMatches() async {
+    let harness = BrokerHarness(faceKind: .touchID)
+    let client = await harness.connect()
+    _ = harness.face.script([.noMatch, .noMatch, .match(identity: nil)], replace: false)
+    #expect(await client.evaluate()?.object?["sensor"] == "face")
+    _ = harness.face.script([.noMatch, .noMatch, .noMatch, .match(identity: nil)], replace: false)
+    #expect(await client.evaluate()?.code == .authenticationFailed)
+    #expect(harness.face.queuedCommands == 1)
+  }
+
+  @Test func faceIDStopsTryingAfterTwoFailedMatches() async {
     let harness = BrokerHarness()
+    let client = await harness.connect()
+    // Nobody can choose (no agent, no scripted choice): the prompt ends, the face is not looked at.
+    _ = harness.face.script([.noMatch, .noMatch, .match(identity: nil)], replace: false)
+    #expect(await client.evaluate()?.code == .authenticationFailed)
+    #expect(harness.face.queuedCommands == 1, "the third presentation was not read")
+    #expect(
+      !client.recorder.notifications(Notification.feedback).contains {
+        $0["feedback"] == "awaitingChoice"
+      })
+    // A scripted press of Cancel stands in for the person.
+    _ = harness.face.script([.noMatch, .noMatch, .cancel], replace: true)
+    #expect(await client.evaluate()?.code == .userCancel)
+  }
+
+  @Test func faceIDWithoutAFallbackButtonFailsAfterTwo() async {
+    let harness = BrokerHarness()
+    let client = await harness.connect()
+    let context = await client.createContext(["localizedFallbackTitle": ""])
+    _ = harness.face.script([.noMatch, .noMatch, .fallback], replace: false)
+    #expect(await client.evaluate(context: context)?.code == .authenticationFailed)
+    #expect(harness.face.queuedCommands == 1)
+  }
+
+  @Test func retriesDoNotCountAsAttempts() async {
+    let harness = BrokerHarness(faceKind: .touchID)
     let client = await harness.connect()
     _ = harness.face.script(
       [
@@ -113,9 +152,10 @@ import Testing
   @Test func lockoutAcrossEvaluationsAndPasscodeClearsIt() async {
     let harness = BrokerHarness()
     let client = await harness.connect()
-    _ = harness.face.script([.noMatch, .noMatch, .noMatch], replace: false)
+    // Face ID takes two failed matches a prompt: the fifth in a row, in the third prompt, locks.
+    _ = harness.face.script([.noMatch, .noMatch, .noMatch, .noMatch, .noMatch], replace: false)
     #expect(await client.evaluate()?.code == .authenticationFailed)
-    _ = harness.face.script([.noMatch, .noMatch], replace: false)
+    #expect(await client.evaluate()?.code == .authenticationFailed)
     #expect(await client.evaluate()?.code == .biometryLockout)
     #expect(await client.evaluate()?.code == .biometryLockout)
     _ = harness.passcodeSensor.script([.passcode("1234")], replace: false)

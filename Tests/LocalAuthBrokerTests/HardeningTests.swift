@@ -92,7 +92,9 @@ struct HardeningTests {
     // Locked out: biometry-only answers biometryLockout, never reused: true.
     let locked = await succeededContext(
       harness, client, policy: .deviceOwnerAuthenticationWithBiometrics)
+    // Face ID takes two failed matches a prompt: three prompts lock out.
     _ = harness.face.script(Array(repeating: .noMatch, count: 5), replace: false)
+    _ = await client.evaluate()
     _ = await client.evaluate()
     _ = await client.evaluate()
     #expect(

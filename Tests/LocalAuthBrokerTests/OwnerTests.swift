@@ -63,7 +63,9 @@ import Testing
 
   @Test func oneOwnersFailuresNeverLockOutAnother() async {
     let (harness, alice, bob) = await twoOwners()
+    // Face ID: two failed matches a prompt; the fifth in a row (third prompt) locks.
     _ = harness.face.script(Array(repeating: .noMatch, count: 5), replace: true)
+    #expect(await alice.evaluate()?.code == .authenticationFailed)
     #expect(await alice.evaluate()?.code == .authenticationFailed)
     #expect(await alice.evaluate()?.code == .biometryLockout)
     let aliceCheck = await alice.call(Method.canEvaluatePolicy, ["policy": 1])?.object
@@ -143,6 +145,7 @@ import Testing
           Method.sensorsSetPasscode, ["passcode": "97531864", "oldPasscode": "1111"])?
           .object != nil)
       _ = harness.face.script(Array(repeating: .noMatch, count: 5), replace: true)
+      #expect(await alice.evaluate()?.code == .authenticationFailed)
       #expect(await alice.evaluate()?.code == .authenticationFailed)
       #expect(await alice.evaluate()?.code == .biometryLockout)
       harness.broker.flushStateWrites()

@@ -117,8 +117,9 @@ import Testing
     let (harness, root) = await setUp()
     let bobAgent = await harness.connect(uid: Self.bob, gid: Self.bob, pid: 777)
     _ = await bobAgent.call(Method.agentRegister)
-    // alice runs `su bob` twice with her own face at the camera: 6 failed matches.
-    for _ in 0..<2 {
+    // alice runs `su bob` three times with her own face at the camera: Face ID takes two failed
+    // matches a prompt, so the fifth, in the third su, locks her out.
+    for _ in 0..<3 {
       _ = harness.face.script(
         [
           .match(identity: "alice-face"), .match(identity: "alice-face"),
@@ -191,7 +192,8 @@ import Testing
     let agent = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 500)
     _ = await agent.call(Method.agentRegister)
     let app = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 501)
-    _ = harness.face.script([.noMatch, .noMatch, .noMatch], replace: true)
+    // Two failed matches, then the person chooses the passcode at the fallback choice.
+    _ = harness.face.script([.noMatch, .noMatch, .fallback], replace: true)
     let (appTag, _) = await app.startEvaluation(.deviceOwnerAuthentication)
     _ = await agent.recorder.wait { messages in
       messages.contains {

@@ -13,8 +13,9 @@ struct PromptAgentClientTests {
     let agent = LAPromptAgent(connection: daemon.connection())
     let (registration, events) = try await agent.register()
     #expect(registration.uid == Int(getuid()))
-    // The demo face fails three times, so deviceOwnerAuthentication goes to the passcode (1234).
-    try await daemon.script("face", ["NOMATCH", "NOMATCH", "NOMATCH"])
+    // The demo face fails twice; Face ID stops trying, the agent takes the fallback, and
+    // deviceOwnerAuthentication goes to the passcode (1234).
+    try await daemon.script("face", ["NOMATCH", "NOMATCH"])
     let context = LAContext(connection: daemon.connection())
     let evaluation = Task {
       try await context.evaluatePolicy(
@@ -31,7 +32,12 @@ struct PromptAgentClientTests {
       case .passcodeRequested(let requestID):
         seen.append("passcode")
         try await agent.submitPasscode("9999", for: requestID)
-      case .feedback(let requestID, let feedback, _, _, _, _):
+      case .feedback(let requestID, let feedback, _, _, _, let offered):
+        if feedback == "awaitingChoice" {
+          #expect(offered)
+          seen.append("choice")
+          try await agent.fallback(requestID)
+        }
         if feedback == "wrongPasscode" {
           seen.append("wrong")
           try await agent.submitPasscode("1234", for: requestID)
@@ -41,7 +47,7 @@ struct PromptAgentClientTests {
       }
       if seen.last == "success" || seen.count > 20 { break }
     }
-    #expect(seen == ["prompt", "passcode", "wrong", "success"])
+    #expect(seen == ["prompt", "choice", "passcode", "wrong", "success"])
     #expect(try await evaluation.value == true)
   }
 

@@ -87,15 +87,20 @@ struct PromptAgentEndToEndTests {
     #expect(aliceAgent.waitFor("showing prompts for \(alice.name)"), "\(aliceAgent.text)")
     #expect(bobAgent.waitFor("showing prompts for \(bob.name)"), "\(bobAgent.text)")
 
-    // alice's app asks for her presence; bob's face is shown three times and never matches for alice.
-    try script(["MATCH bob-face", "MATCH bob-face", "MATCH bob-face"])
+    // alice's app asks for her presence; bob's face is shown twice and never matches for alice.
+    // Face ID then stops trying and waits: alice takes the fallback (f) to the passcode.
+    try script(["MATCH bob-face", "MATCH bob-face", "MATCH alice-face"])
     let vault = try App(
       alice, control: control, socket: socket,
       ["evaluate", "owner", "--reason", "Unlock the vault"])
     #expect(aliceAgent.waitFor("Reason: Unlock the vault"), "\(aliceAgent.text)")
     #expect(aliceAgent.text.contains("Sensor: face"))
     #expect(aliceAgent.text.contains("Authentication requested by localauthctl"))
-    #expect(aliceAgent.waitFor("Not recognized", count: 3), "\(aliceAgent.text)")
+    #expect(aliceAgent.waitFor("Not recognized", count: 2), "\(aliceAgent.text)")
+    #expect(aliceAgent.waitFor("No more tries on this sensor"), "\(aliceAgent.text)")
+    #expect(aliceAgent.text.contains("f: Enter Passcode"), "\(aliceAgent.text)")
+    #expect(!aliceAgent.text.contains("Passcode: "), "no passcode before the choice")
+    aliceAgent.type("f")
     #expect(aliceAgent.waitFor("Passcode: "), "\(aliceAgent.text)")
     // bob's passcode is wrong for alice: feedback, and the agent asks again.
     aliceAgent.type("2468\r")
@@ -112,10 +117,12 @@ struct PromptAgentEndToEndTests {
     #expect(!bobAgent.text.contains("Authentication requested"))
 
     // Esc gives userCancel.
-    try script(["NOMATCH", "NOMATCH", "NOMATCH"])
+    try script(["NOMATCH", "NOMATCH"])
     let second = try App(
       alice, control: control, socket: socket, ["evaluate", "owner", "--reason", "Pay 5 EUR"])
     #expect(aliceAgent.waitFor("Reason: Pay 5 EUR"), "\(aliceAgent.text)")
+    #expect(aliceAgent.waitFor("No more tries on this sensor", count: 2), "\(aliceAgent.text)")
+    aliceAgent.type("f")
     #expect(aliceAgent.waitFor("Passcode: ", count: 3), "\(aliceAgent.text)")
     // An arrow key (an escape sequence) is not Esc: the prompt is still there and takes a passcode.
     aliceAgent.type("\u{1B}[A")
@@ -127,8 +134,12 @@ struct PromptAgentEndToEndTests {
     #expect(cancelled.output.contains("userCancel"), "\(cancelled.output)")
     #expect(aliceAgent.waitFor("Result: userCancel"), "\(aliceAgent.text)")
 
-    // alice's failures (three above, two here) lock her biometry out; bob stays unlocked.
-    try script(["NOMATCH", "NOMATCH"])
+    // alice's failures (two above, three here: a prompt she cancels at the choice, then one more)
+    // lock her biometry out; bob stays unlocked.
+    try script(["NOMATCH", "NOMATCH", "CANCEL", "NOMATCH"])
+    let cancelledAtTheChoice = try alice.run(
+      control, ["--socket", socket, "evaluate", "biometrics", "--reason", "x"])
+    #expect(cancelledAtTheChoice.output.contains("userCancel"), "\(cancelledAtTheChoice.output)")
     let locking = try alice.run(
       control, ["--socket", socket, "evaluate", "biometrics", "--reason", "x"])
     #expect(locking.output.contains("biometryLockout"), "\(locking.output)")

@@ -32,10 +32,45 @@ struct RightsEndToEndTests {
     let loaded = try await store.right(forIdentifier: "vault")
     await #expect(throws: LAError.self) { try await loaded.secret.load() }
     try await store.removeRight(forIdentifier: "vault")
-    let gone = await #expect(throws: RPCError.self) {
+    let gone = await #expect(throws: LARightStoreError.self) {
       try await store.right(forIdentifier: "vault")
     }
-    #expect(gone?.code == .notFound)
+    #expect(gone?.status == errSecItemNotFound && gone?.rpcError.code == .notFound)
+  }
+
+  /// Apple documents no codes for a missing or taken identifier; its rights live in the keychain,
+  /// so an app's `catch` sees the keychain's documented codes in NSOSStatusErrorDomain.
+  @Test func aMissingOrTakenIdentifierIsTheKeychainsItemNotFoundOrDuplicateItem() async throws {
+    let daemon = try DaemonProcess()
+    try await daemon.start()
+    defer { daemon.stop() }
+    let connection = daemon.connection()
+    let store = LARightStore(connection: connection)
+    do {
+      _ = try await store.right(forIdentifier: "never-saved")
+      Issue.record("a right never saved was found")
+    } catch let error as NSError {
+      #expect(error.domain == NSOSStatusErrorDomain)
+      #expect(error.code == Int(errSecItemNotFound) && error.code == -25300)
+      #expect(error.localizedDescription == "No persisted right with this identifier.")
+    }
+    await #expect(throws: LARightStoreError.self) {
+      try await store.removeRight(forIdentifier: "never-saved")
+    }
+    _ = try await store.saveRight(LARight(connection: connection), identifier: "taken")
+    do {
+      _ = try await store.saveRight(LARight(connection: connection), identifier: "taken")
+      Issue.record("a taken identifier was saved over")
+    } catch let error as NSError {
+      #expect(error.domain == NSOSStatusErrorDomain)
+      #expect(error.code == Int(errSecDuplicateItem) && error.code == -25299)
+      #expect(error.userInfo["name"] as? String == "alreadyExists")
+    }
+    // Any other daemon error stays an RPCError.
+    let invalid = await #expect(throws: RPCError.self) {
+      try await store.right(forIdentifier: "")
+    }
+    #expect(invalid?.code == .invalidParams)
   }
 
   @Test func cancellingAnAuthorizationEndsItWithAppCancel() async throws {

@@ -67,6 +67,18 @@ import Testing
     #expect(!printed.withLock { $0 }.lowercased().contains("password"))
   }
 
+  @Test func faceIDsStopIsSaidAsAChoiceNotAsAnotherTry() {
+    let agentLine = PromptSession.describe("awaitingChoice", attempt: 2, retryAfter: nil)
+    #expect(agentLine.contains("No more tries") && agentLine.contains("f takes the fallback"))
+    let waiting = EvaluationProgress.waitingText(
+      .feedback(requestID: "R", sensor: "face", feedback: "awaitingChoice", attempt: 2))
+    #expect(waiting == "face: no more tries, waiting for the fallback or Cancel")
+    #expect(
+      EvaluationProgress.waitingText(
+        .feedback(requestID: "R", sensor: "face", feedback: "noMatch", attempt: 1))
+        == "face: noMatch, trying again")
+  }
+
   @Test func ctrlCStopsWithNoPromptAndCancelsAPromptShown() async {
     let printed = Mutex<String>("")
     let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))

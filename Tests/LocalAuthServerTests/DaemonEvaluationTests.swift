@@ -63,7 +63,9 @@ import Testing
     #expect(error.requestID == requestID)
     #expect(daemon.waitForLog(containing: "evaluation \(requestID ?? "?") finished: appCancel"))
 
+    // Face ID takes two failed matches a prompt: the fifth in a row, in the third prompt, locks.
     try script(client, ["NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH"])
+    #expect(try client.call(Method.evaluatePolicy, evaluateParams())?.code == .authenticationFailed)
     #expect(try client.call(Method.evaluatePolicy, evaluateParams())?.code == .authenticationFailed)
     #expect(try client.call(Method.evaluatePolicy, evaluateParams())?.code == .biometryLockout)
     let check = try client.call(

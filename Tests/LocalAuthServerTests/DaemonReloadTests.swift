@@ -29,7 +29,7 @@ import Testing
     #expect(try enrolled(admin) == ["alice", "bob"])
     _ = try admin.call(Method.sensorsScript, ["sensor": "passcode", "commands": ["PASSCODE 2468"]])
     _ = try admin.call(
-      Method.sensorsScript, ["sensor": "face", "commands": ["NOMATCH", "NOMATCH", "NOMATCH"]])
+      Method.sensorsScript, ["sensor": "face", "commands": ["NOMATCH", "NOMATCH"]])
     let passcode = try admin.call(
       Method.evaluatePolicy, ["policy": 2, "localizedReason": "after reload"])
     #expect(passcode?.object?["sensor"] != nil, "the run-time passcode survived the reload")

@@ -46,8 +46,12 @@ struct OwnerStateHostileTests {
     #expect(agent.waitFor("showing prompts"), "\(agent.text)")
     _ = try admin.call(
       Method.sensorsScript,
-      ["sensor": "face", "commands": ["NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH", "NOMATCH"]])
-    for _ in 0..<2 {
+      [
+        "sensor": "face",
+        "commands": ["NOMATCH", "NOMATCH", "CANCEL", "NOMATCH", "NOMATCH", "CANCEL", "NOMATCH"],
+      ])
+    // Face ID stops after two failed matches and waits for the fallback choice (cancelled here).
+    for _ in 0..<3 {
       _ = try attacker.run(
         control, ["--socket", daemon.socketPath, "evaluate", "biometrics", "--reason", "a"])
     }

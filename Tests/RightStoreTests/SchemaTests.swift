@@ -11,7 +11,7 @@ struct SchemaTests {
     _ = try directory.openStore()
     _ = try directory.openStore()
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
-    #expect(try raw.query("PRAGMA user_version") == [["3"]])
+    #expect(try raw.query("PRAGMA user_version") == [["4"]])
     #expect(try raw.query("PRAGMA journal_mode") == [["wal"]])
   }
 
@@ -22,13 +22,39 @@ struct SchemaTests {
     let before = try directory.openStore().saveRight(
       owner: alice, identifier: "kept", requirement: "default", domainStateHash: nil, secret: nil)
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
+    try raw.query("DROP TABLE enrolment_generations")
     try raw.query("DROP TABLE ssh_keys")
     try raw.query("PRAGMA user_version = 2")
     let store = try directory.openStore()
-    #expect(try raw.query("PRAGMA user_version") == [["3"]])
+    #expect(try raw.query("PRAGMA user_version") == [["4"]])
     #expect(try store.right(owner: alice, identifier: "kept") == before)
     _ = try store.createSSHKey(
       uid: 1000, name: "new", policy: "biometrics", reuseSeconds: 0, maxKeysPerUID: 1)
+  }
+
+  @Test("A version 3 file gains the enrolment_generations table; a generation round-trips")
+  func migratesVersionThree() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.openStore()
+    let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
+    try raw.query("DROP TABLE enrolment_generations")
+    try raw.query("PRAGMA user_version = 3")
+    let store = try directory.openStore()
+    #expect(try raw.query("PRAGMA user_version") == [["4"]])
+    #expect(try store.enrolmentGenerations().isEmpty)
+    let record = EnrolmentGenerationRecord(uid: 1000, generation: 2, observed: "ab12")
+    try store.saveEnrolmentGeneration(record)
+    try store.saveEnrolmentGeneration(
+      EnrolmentGenerationRecord(uid: 1001, generation: 1, observed: ""))
+    try store.saveEnrolmentGeneration(
+      EnrolmentGenerationRecord(uid: 1000, generation: 3, observed: "cd34"))
+    let reopened = try directory.openStore()
+    #expect(
+      try reopened.enrolmentGenerations().sorted { $0.uid < $1.uid } == [
+        EnrolmentGenerationRecord(uid: 1000, generation: 3, observed: "cd34"),
+        EnrolmentGenerationRecord(uid: 1001, generation: 1, observed: ""),
+      ])
   }
 
   @Test("A file from a newer build is refused as corrupt instead of being misread")

@@ -134,9 +134,30 @@ struct SensorRegistryTests {
   func kinds() {
     #expect(SensorKind.allCases.filter(\.isBiometric) == [.faceID, .touchID, .opticID])
     #expect(SensorKind.allCases.map(\.failuresBeforeFallbackOffered) == [2, 1, 1, 1, 1])
+    // Apple's LAPolicy page: Face ID stops after two failed attempts, Touch ID after three.
+    #expect(
+      SensorKind.allCases.map(\.stopsTryingAtFallbackOffer) == [true, false, false, false, false])
+    #expect(SensorKind.faceID.failedMatchesAllowed(configured: 3) == 2)
+    #expect(SensorKind.faceID.failedMatchesAllowed(configured: 1) == 1)
+    #expect(SensorKind.touchID.failedMatchesAllowed(configured: 3) == 3)
+    #expect(SensorKind.touchID.failedMatchesAllowed(configured: 4) == 4)
     #expect(
       SensorKind.allCases.map(\.rawValue) == [
         "faceID", "touchID", "opticID", "passcode", "companion",
       ])
+  }
+
+  @Test("a scripted choice: CANCEL or FALLBACK next, after any SLEEP")
+  func choiceIsScriptedNext() {
+    let (sensor, _) = makeSensor(enrolled: ["alice"], script: script("SLEEP 5", "FALLBACK"))
+    #expect(sensor.choiceIsScriptedNext)
+    _ = sensor.script(script("CANCEL"), replace: true)
+    #expect(sensor.choiceIsScriptedNext)
+    for other in ["NOMATCH", "MATCH", "RETRY tooFast", "PASSCODE 1234"] {
+      _ = sensor.script(script(other, "FALLBACK"), replace: true)
+      #expect(!sensor.choiceIsScriptedNext, "\(other) first")
+    }
+    _ = sensor.script([], replace: true)
+    #expect(!sensor.choiceIsScriptedNext)
   }
 }

@@ -133,10 +133,12 @@ check "the prompt named the host and its key's fingerprint" \
 check "the journal entry has the key and host fingerprints" \
     bash -c "grep 'SSH key login' '$T/daemon.log' | grep -q 'signed.*host key $HOST_FINGERPRINT'"
 
-"$CTL" sim face NOMATCH NOMATCH NOMATCH >/dev/null
-check "ssh is refused after no-matches (agent refused operation)" \
+# Face ID stops after two no-matches and waits for the person's choice (a prompt agent is
+# registered): the person cancels.
+"$CTL" sim face NOMATCH NOMATCH CANCEL >/dev/null
+check "ssh is refused after no-matches and Cancel (agent refused operation)" \
     bash -c "$(declare -f run_ssh); T='$T' PORT=$PORT TESTUSER=$TESTUSER SSH_AUTH_SOCK='$SSH_AUTH_SOCK' run_ssh true 2>'$T/ssh2.err'; [ \$? != 0 ] && grep -q 'agent refused operation' '$T/ssh2.err'"
-check "the refusal is journaled with its outcome" grep -q "SSH key login.*authenticationFailed" "$T/daemon.log"
+check "the refusal is journaled with its outcome" grep -q "SSH key login.*userCancel" "$T/daemon.log"
 
 # ssh-keygen -Y sign twice within the signing key's reuse window: one capture.
 echo "a file" >"$T/file"

@@ -123,13 +123,51 @@ check(watch.biometryChanged(), "domain state differs after an enrolment added th
 do {
   _ = try await LARightStore.shared.right(forIdentifier: "com.example.never-saved")
   check(false, "LARightStore: a right never saved is not found")
-} catch {
-  let nsError = error as NSError
+} catch let error as NSError {
+  // Apple documents no code here; localauthd answers with the keychain's errSecItemNotFound.
   check(
-    nsError.code != 1 && nsError.localizedDescription.contains("No persisted right"),
-    "LARightStore not found says so: \(nsError.domain) \(nsError.code) \(nsError.localizedDescription)"
-  )
+    error.domain == NSOSStatusErrorDomain && error.code == Int(errSecItemNotFound)
+      && error.localizedDescription.contains("No persisted right"),
+    "LARightStore not found: \(error.domain) \(error.code) \(error.localizedDescription)")
 }
+do {
+  let identifier = "com.example.fidelity-\(UUID().uuidString)"
+  _ = try await LARightStore.shared.saveRight(LARight(), identifier: identifier)
+  do {
+    _ = try await LARightStore.shared.saveRight(LARight(), identifier: identifier)
+    check(false, "LARightStore: saveRight over a taken identifier fails")
+  } catch let error as NSError {
+    check(
+      error.domain == NSOSStatusErrorDomain && error.code == Int(errSecDuplicateItem),
+      "LARightStore already exists: \(error.domain) \(error.code) \(error.localizedDescription)")
+  }
+  try await LARightStore.shared.removeRight(forIdentifier: identifier)
+}
+
+// Apple's LAPolicy page: after two failed Face ID attempts the system offers the fallback and
+// stops trying with Face ID. The person's press of the fallback button is scripted here.
+_ = try await broker.script(
+  sensor: "face", commands: ["NOMATCH", "NOMATCH", "FALLBACK"], replace: true)
+do {
+  _ = try await BiometricHelper.authenticate(reason: "Log in")
+  check(false, "Face ID: two failed attempts, then the fallback button")
+} catch BiometricError.userFallback {
+  check(true, "Face ID: two failed attempts, then the fallback button gives userFallback")
+} catch {
+  check(false, "Face ID: two failed attempts, then the fallback button: \(error)")
+}
+_ = try await broker.script(
+  sensor: "face", commands: ["NOMATCH", "NOMATCH", "MATCH"], replace: true)
+do {
+  _ = try await BiometricHelper.authenticate(reason: "Log in")
+  check(false, "Face ID stops trying after two failed attempts (a third face is not looked at)")
+} catch BiometricError.authenticationFailed {
+  let left = try await broker.sensors().first { $0.name == "face" }?.queuedCommands
+  check(left == 1, "Face ID stops trying after two failed attempts (a third face is not looked at)")
+} catch {
+  check(false, "Face ID stops trying after two failed attempts: \(error)")
+}
+_ = try await broker.script(sensor: "face", commands: [], replace: true)
 
 print(failures == 0 ? "all app fidelity checks passed" : "\(failures) app fidelity check(s) failed")
 exit(failures == 0 ? 0 : 1)
