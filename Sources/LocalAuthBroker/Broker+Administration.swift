@@ -53,7 +53,7 @@ extension Broker {
     let uptime = time.now() - startedAt
     return [
       "version": .string(version), "uptimeSeconds": .int(Int(uptime.components.seconds)),
-      "clients": .int(clients.count), "evaluating": .int(running == nil ? 0 : 1),
+      "clients": .int(clientCount), "evaluating": .int(running == nil ? 0 : 1),
       "queued": .int(queue.count),
       "storeRequests": .int(storeBacklog.total),
       "outcomes": .object(counts), "findings": findingCounts,

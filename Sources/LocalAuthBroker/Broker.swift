@@ -43,6 +43,8 @@ public actor Broker {
   /// Store requests admitted and not yet answered.
   var storeBacklog = StoreBacklog()
   var clients: [Int: ClientSession] = [:]
+  /// Connections whose client has not made a request yet (no session; see `quietConnectionAccepted`).
+  var quietConnections = 0
   var nextClientNumber = 0
   var queue: [Evaluation] = []
   /// Queued evaluations per client uid (MaxQueuePerUID).
@@ -108,9 +110,11 @@ public actor Broker {
 
   // MARK: Clients
 
-  /// Registers a new connection.
-  public func connect(peer: PeerIdentity, name: String, channel: any ClientChannel) -> ClientSession
-  {
+  /// Registers a new connection; `wasQuiet` when it was counted by `quietConnectionAccepted()`.
+  public func connect(
+    peer: PeerIdentity, name: String, channel: any ClientChannel, wasQuiet: Bool = false
+  ) -> ClientSession {
+    if wasQuiet { quietConnections -= 1 }
     nextClientNumber += 1
     let isAdmin =
       peer.uid == 0 || peer.uid == configuration.adminUserID
@@ -140,8 +144,17 @@ public actor Broker {
     unregisterAgent(of: client)
   }
 
-  /// The number of connected clients.
-  public var clientCount: Int { clients.count }
+  /// A connection was accepted whose client has not made a request yet. It counts as a client
+  /// (status, idle exit) but holds no session: the server calls `connect(…, wasQuiet: true)` at
+  /// its first request, or `quietConnectionClosed()` if it leaves without one (an idle connection
+  /// costs the daemon no session; docs/performance.md, "Idle connections").
+  public func quietConnectionAccepted() { quietConnections += 1 }
+
+  /// A connection that never made a request closed.
+  public func quietConnectionClosed() { quietConnections -= 1 }
+
+  /// The number of connected clients, quiet ones included.
+  public var clientCount: Int { clients.count + quietConnections }
   /// How many evaluations wait.
   public var queuedCount: Int { queue.count }
   /// Whether an evaluation runs.

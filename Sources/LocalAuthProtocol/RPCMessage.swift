@@ -107,6 +107,17 @@ public enum IncomingFrame: Sendable, Equatable {
   )
     -> IncomingFrame
   {
+    if let request = JSONParser.plainRequest(buffer: line, maxDepth: maxDepth) {
+      return .single(.success(request))
+    }
+    return decodeInGeneral(buffer: line, maxDepth: maxDepth)
+  }
+
+  /// Decodes one frame through its JSON tree: what `decode(buffer:maxDepth:)` does with every
+  /// frame that is not one plain request (`JSONParser.plainRequest`).
+  public static func decodeInGeneral(buffer line: UnsafeBufferPointer<UInt8>, maxDepth: Int)
+    -> IncomingFrame
+  {
     let value: JSONValue
     do {
       value = try JSONParser.parse(buffer: line, maxDepth: maxDepth).get()

@@ -5,41 +5,111 @@ import LocalAuthProtocol
 
 /// One client connection: reads frames, hands requests to the broker, buffers output with a
 /// high-water mark. Lives on the loop thread only (it is the broker's channel, and the broker runs there).
+///
+/// An idle connection holds only this object and its slot in the loop's table (make bench's idle
+/// row, target 150 B): the broker's `ClientSession` is made at the first request, and what a
+/// connection needs only while it is behind (a partial line, requests awaiting answers) is held
+/// out of line in a `ConnectionBacklog`. The stored properties are ordered so that the small ones
+/// share words.
 final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   // Every member is touched only on the loop thread, which is also the broker's executor.
   let fd: Int32
+  /// The peer's process id and primary group at accept (SO_PEERCRED; its uid is the share's).
+  let peerPID: Int32
+  let peerGID: UInt32
+  // The hot path's mutable state is exempt from Swift's run-time exclusivity check (~80
+  // instructions an access, ~14 accesses a request; docs/performance.md): each access is a short
+  // read or write on the loop thread, none is held across a call that could reach this connection
+  // again (output is moved out with `swap` before an answer is encoded into it).
+  @exclusivity(unchecked) private var flags: Flags = []
+  @exclusivity(unchecked) private var outputStart = 0
   let server: Server
-  /// What this connection shares with the others of its uid (connection count, read budget).
+  /// What this connection shares with the others of its uid (the uid, connection count, read budget).
   let share: UIDShare
-  var session: ClientSession!
-  var framer: LineFramer
-  /// The frame limit (kept apart from the framer, which is busy while frames are handled).
-  let frameLimit: Int
-  private var output: [UInt8] = []
-  private var outputStart = 0
-  private var markedDirty = false
-  private var watchingOutput = false
-  private var readingPaused = false
-  /// The client shut down its sending side (socat at the end of its input) but still reads:
-  /// the connection stays until every pending request is answered.
-  private var readClosed = false
-  var closed = false
-  /// JSON-RPC ids of requests still waiting for their answer (duplicate-id rule).
-  var pendingIDs: Set<RequestID> = []
+  /// The broker's session, made at the client's first request.
+  private(set) var session: ClientSession?
+  /// A partial line and the requests awaiting answers; nil while there are none.
+  private var backlog: ConnectionBacklog?
+  @exclusivity(unchecked) private var output: [UInt8] = []
+  /// The peer's supplementary groups (SO_PEERGROUPS), and what else was read at accept.
+  let peerGroups: [UInt32]
+  let peerFacts: AcceptedPeerFacts?
+  /// The process name read at accept (/proc/PID/comm, escaped): the session's name until hello.
+  let name: String
 
-  /// A deferred request was answered: its id may be used again. The set's storage is returned
-  /// once it is empty, so an idle connection holds none.
-  func answered(_ id: RequestID) {
-    pendingIDs.remove(id)
-    if pendingIDs.isEmpty { pendingIDs = [] }
+  private struct Flags: OptionSet {
+    let rawValue: UInt8
+    static let markedDirty = Flags(rawValue: 1)
+    static let watchingOutput = Flags(rawValue: 2)
+    static let readingPaused = Flags(rawValue: 4)
+    /// The client shut down its sending side (socat at the end of its input) but still reads:
+    /// the connection stays until every pending request is answered.
+    static let readClosed = Flags(rawValue: 8)
+    static let closed = Flags(rawValue: 16)
+
+    mutating func set(_ member: Flags, _ on: Bool) {
+      if on { insert(member) } else { remove(member) }
+    }
   }
 
-  init(fd: Int32, server: Server, frameLimit: Int, share: UIDShare) {
+  init(
+    fd: Int32, server: Server, share: UIDShare, peer: PeerIdentity, name: String
+  ) {
     self.fd = fd
+    peerPID = peer.pid
+    peerGID = peer.gid
     self.server = server
     self.share = share
-    framer = LineFramer(limit: frameLimit)
-    self.frameLimit = frameLimit
+    peerGroups = peer.groups
+    peerFacts = AcceptedPeerFacts(executable: peer.executable, loginSession: peer.loginSession)
+    self.name = name
+  }
+
+  /// Whether the connection is closed.
+  var closed: Bool { flags.contains(.closed) }
+
+  /// The broker's session for this client, made (and counted as a client that spoke) at its first
+  /// request.
+  func session(in broker: isolated Broker) -> ClientSession {
+    if let session { return session }
+    let peer = PeerIdentity(
+      pid: peerPID, uid: share.uid, gid: peerGID, groups: peerGroups,
+      executable: peerFacts?.executable, loginSession: peerFacts?.loginSession)
+    let made = broker.connect(peer: peer, name: name, channel: self, wasQuiet: true)
+    session = made
+    return made
+  }
+
+  /// Whether a request with this id is still awaiting its answer (duplicate-id rule). Hashes
+  /// nothing while no request waits.
+  func isAwaiting(_ id: RequestID) -> Bool {
+    guard let backlog, !backlog.pendingIDs.isEmpty else { return false }
+    return backlog.pendingIDs.contains(id)
+  }
+
+  /// A request's answer comes later: its id is in flight until `answered(_:)`.
+  func awaits(_ id: RequestID) {
+    backlogForUse().pendingIDs.insert(id)
+  }
+
+  /// A deferred request was answered: its id may be used again. The backlog is released once it
+  /// holds nothing, so an idle connection holds none.
+  func answered(_ id: RequestID) {
+    backlog?.pendingIDs.remove(id)
+    releaseBacklogIfEmpty()
+  }
+
+  private var pendingCount: Int { backlog?.pendingIDs.count ?? 0 }
+
+  private func backlogForUse() -> ConnectionBacklog {
+    if let backlog { return backlog }
+    let made = ConnectionBacklog()
+    backlog = made
+    return made
+  }
+
+  private func releaseBacklogIfEmpty() {
+    if let backlog, backlog.pendingIDs.isEmpty, backlog.framer == nil { self.backlog = nil }
   }
 
   var pendingOutput: Int { output.count - outputStart }
@@ -50,7 +120,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     if events & UInt32(LAS_EPOLLOUT) != 0 { flush() }
     if closed { return }
     let hungUp = events & UInt32(LAS_EPOLLHUP | LAS_EPOLLERR) != 0
-    if readClosed {
+    if flags.contains(.readClosed) {
       // Only a full hang-up is left to notice: the client is gone.
       if hungUp { close() }
       return
@@ -70,14 +140,28 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
       return
     }
     if count == 0 {
-      readClosed = true
+      flags.insert(.readClosed)
       updateInterest(force: true)
       closeIfFinished()
       return
     }
+    // The framer of a connection with no partial line is a fresh value (no allocation); one
+    // holding a partial line is kept in the backlog until the line is complete.
+    var framer: LineFramer
+    if let kept = backlog?.framer {
+      framer = kept
+      backlog?.framer = nil
+    } else {
+      framer = LineFramer(limit: server.limits.frameLimit)
+    }
     framer.feedViews(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { frame in
       guard !closed else { return }
       server.dispatcher.handle(frame, on: self)
+    }
+    if !framer.pending.isEmpty || framer.skipping {
+      if !closed { backlogForUse().framer = framer }
+    } else {
+      releaseBacklogIfEmpty()
     }
     // Too many requests awaiting answers: read no more until some are answered.
     if !closed && tooManyPending { updateInterest() }
@@ -109,15 +193,15 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   private func outputGrew() {
     if pendingOutput > server.limits.outputHardLimit {
       server.log.clientDropped(
-        pid: session?.peer.pid ?? 0, uid: session?.peer.uid ?? 0, name: session?.name ?? "?",
+        pid: peerPID, uid: share.uid, name: session?.name ?? name,
         requestID: nil,
         reason:
           "\(pendingOutput) bytes of responses unread (limit \(server.limits.outputHardLimit))")
       close()
       return
     }
-    if !markedDirty {
-      markedDirty = true
+    if !flags.contains(.markedDirty) {
+      flags.insert(.markedDirty)
       server.loop.markDirty(self)
     }
   }
@@ -145,7 +229,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
 
   /// Sends what the socket takes now; watches for writability if some is left.
   func flush() {
-    markedDirty = false
+    flags.remove(.markedDirty)
     guard !closed else { return }
     while outputStart < output.count {
       let sent = output.withUnsafeBytes { raw in
@@ -170,22 +254,27 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   }
 
   /// Whether the connection has as many requests awaiting answers as it may (MaxPendingPerConnection).
-  private var tooManyPending: Bool { pendingIDs.count >= server.limits.maxPendingPerConnection }
+  private var tooManyPending: Bool { pendingCount >= server.limits.maxPendingPerConnection }
 
   private func updateInterest(force: Bool = false) {
     let wantOutput = pendingOutput > 0
     let pause = pendingOutput > server.limits.outputHighWater || tooManyPending
-    guard force || wantOutput != watchingOutput || pause != readingPaused else { return }
-    watchingOutput = wantOutput
-    readingPaused = pause
-    var events: UInt32 = pause || readClosed ? 0 : UInt32(LAS_EPOLLIN)
+    guard
+      force || wantOutput != flags.contains(.watchingOutput)
+        || pause != flags.contains(.readingPaused)
+    else { return }
+    flags.set(.watchingOutput, wantOutput)
+    flags.set(.readingPaused, pause)
+    var events: UInt32 = pause || flags.contains(.readClosed) ? 0 : UInt32(LAS_EPOLLIN)
     if wantOutput { events |= UInt32(LAS_EPOLLOUT) }
     server.loop.modify(fd, events: events)
   }
 
   /// After a half-close: closes once nothing is owed to the client any more.
   private func closeIfFinished() {
-    guard readClosed, !closed, pendingIDs.isEmpty, pendingOutput == 0 else { return }
+    guard flags.contains(.readClosed), !closed, pendingCount == 0, pendingOutput == 0 else {
+      return
+    }
     close()
   }
 
@@ -200,10 +289,39 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// Closes the socket and tells the broker the client is gone.
   func close() {
     guard !closed else { return }
-    closed = true
+    flags.insert(.closed)
     server.loop.unregister(fd)
     _ = Glibc.close(fd)
     output = []
+    backlog = nil
     server.connectionClosed(self)
+  }
+
+  /// Breaks the session's hold on this connection (its channel) so both are freed.
+  func dropSession() { session = nil }
+}
+
+/// What a connection holds only while it is behind: a partial line (its framer) and the ids of
+/// requests awaiting their answers. Loop thread only.
+final class ConnectionBacklog {
+  var framer: LineFramer?
+  var pendingIDs: Set<RequestID> = []
+}
+
+/// What the server read of a peer at accept beyond its credentials: its executable (when app ids
+/// are bound to executables) and its logind session. One reference, and none when neither is
+/// known, so an idle connection keeps its 128-byte allocation (docs/performance.md, "Idle
+/// connections"). Immutable.
+final class AcceptedPeerFacts: Sendable {
+  /// The executable's path, when read.
+  let executable: String?
+  /// The logind session id, when the peer is in one.
+  let loginSession: String?
+
+  /// The facts, or nil when there are none.
+  init?(executable: String?, loginSession: String?) {
+    guard executable != nil || loginSession != nil else { return nil }
+    self.executable = executable
+    self.loginSession = loginSession
   }
 }

@@ -30,6 +30,7 @@ public struct DaemonLog: EvaluationLog {
   /// Whether entries go to the journal.
   public let toJournal: Bool
   private let stderrLines = StderrBuffer()
+  private let stderrClock = StderrClock()
 
   /// A log to the journal if available (and not `forceStderr`), else stderr.
   public init(forceStderr: Bool = false) {
@@ -55,13 +56,17 @@ public struct DaemonLog: EvaluationLog {
     if let reason = result.reason { text += " (\(reason))" }
     text +=
       " for \(record.clientName) (pid \(record.clientPID), uid \(record.clientUID))\(onBehalf(record)), \(record.policy.name) on \(record.sensor ?? "-")"
+    emit(
+      text, priority: 6, messageID: MessageID.evaluationFinished,
+      fields: fields(record, result: result), at: (file, line, function))
+  }
+
+  private func fields(_ record: EvaluationRecord, result: EvaluationResult) -> [JournalField] {
     var entryFields = fields(record)
     entryFields.append(JournalField("RESULT", result.name))
     entryFields.append(JournalField("LA_ERROR", String(result.code?.rawValue ?? 0)))
     if let reason = result.reason { entryFields.append(JournalField("REASON", reason)) }
-    emit(
-      text, priority: 6, messageID: MessageID.evaluationFinished, fields: entryFields,
-      at: (file, line, function))
+    return entryFields
   }
 
   /// Logs a client that went away with an evaluation pending, or that the daemon dropped.
@@ -115,21 +120,24 @@ public struct DaemonLog: EvaluationLog {
     ]
   }
 
+  /// Writes one entry. The journal fields are built only for the journal: on stderr only the
+  /// message is written (building them for every evaluation line cost a flooding client's
+  /// refused evaluations ~20,000 instructions each; docs/performance.md, "The hostile rows").
   private func emit(
-    _ message: String, priority: Int32, messageID: String?, fields: [JournalField],
+    _ message: String, priority: Int32, messageID: String?,
+    fields: @autoclosure () -> [JournalField],
     at location: (file: String, line: Int, function: String)
   ) {
     // Client-chosen text (names, reasons) must not forge lines or reach a terminal raw.
     let message = PrintableText.escaped(message)
     if toJournal {
       Journal.send(
-        message: message, priority: priority, messageID: messageID, fields: fields,
+        message: message, priority: priority, messageID: messageID, fields: fields(),
         file: location.file,
         line: location.line, function: location.function)
       return
     }
-    let time = WallClock.format(milliseconds: WallClock.nowMilliseconds())
-    stderrLines.append(time + " localauthd: " + message + "\n")
+    stderrLines.append(stderrClock.now() + " localauthd: " + message + "\n")
   }
 
   /// Writes buffered stderr lines (the daemon calls it at the end of each turn of its loop).
@@ -167,5 +175,28 @@ final class StderrBuffer: Sendable {
       if written <= 0 { return }
       offset += written
     }
+  }
+}
+
+/// The time at the start of each stderr line, "2026-12-01 15:02:11.123": the local date and time
+/// are formatted once a second (localtime_r and strftime cost ~5,000 instructions a line, a
+/// quarter of a line's cost while a client floods the log), the milliseconds each time.
+/// Thread-safe.
+final class StderrClock: Sendable {
+  private let second = Mutex<(epochSecond: Int, text: String)>((-1, ""))
+
+  /// Now, as `WallClock.format` writes it.
+  func now() -> String {
+    let milliseconds = WallClock.nowMilliseconds()
+    let epochSecond = milliseconds / 1000
+    let text = second.withLock { cached -> String in
+      if cached.epochSecond != epochSecond {
+        let full = WallClock.format(milliseconds: epochSecond * 1000)
+        cached = (epochSecond, full.hasSuffix(".000") ? String(full.dropLast(4)) : full)
+      }
+      return cached.text
+    }
+    let millis = milliseconds % 1000
+    return text + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis)
   }
 }

@@ -16,15 +16,23 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private let wakeFD: Int32
   private let jobs = Mutex<[UnownedJob]>([])
   private let wakePending = Atomic<Bool>(false)
-  /// The handler of each watched descriptor, indexed by descriptor (no hashing per event; grows to
-  /// the highest descriptor seen).
-  private var handlers: [LoopHandler?] = []
-  private var dirty: [Connection] = []
-  private var running = true
+  /// The client connections, indexed by descriptor (no hashing per event; grows to the highest
+  /// descriptor seen). One reference a slot, 8 bytes: part of what an idle connection costs.
+  /// Unchecked for exclusivity (as `Connection`'s output): read once per event, written only by
+  /// `register` and `unregister`, never during a read.
+  @exclusivity(unchecked) private var connections: [Connection?] = []
+  /// The other watched descriptors' handlers (listeners, signals, driver buses): a few.
+  private var handlers: [Int32: any LoopHandler] = [:]
+  // The lists of connections to flush are unchecked for exclusivity (as `Connection`'s output):
+  // `dirty` is only appended to and swapped, `flushing` only iterated (over a copy) and emptied.
+  @exclusivity(unchecked) private var dirty: [Connection] = []
+  /// The connections being flushed (the previous `dirty`; kept for its capacity).
+  @exclusivity(unchecked) private var flushing: [Connection] = []
+  @exclusivity(unchecked) private var running = true
   /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
   var afterTurn: (() -> Void)?
   /// Counts the loop's turns (one epoll_wait and what it reported each).
-  private(set) var turn: UInt64 = 0
+  @exclusivity(unchecked) private(set) var turn: UInt64 = 0
   /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
   /// is out before the answer it describes). Loop thread only.
   var beforeOutput: (() -> Void)?
@@ -66,15 +74,24 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   }
 
   /// Watches a descriptor for the given events.
-  func register(_ fd: Int32, events: UInt32, handler: LoopHandler) {
-    let index = Int(fd)
-    if index >= handlers.count {
-      let grown = max(index + 1, handlers.count * 2)
-      handlers.append(contentsOf: repeatElement(nil, count: grown - handlers.count))
-    }
-    handlers[index] = handler
+  func register(_ fd: Int32, events: UInt32, handler: any LoopHandler) {
+    handlers[fd] = handler
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
   }
+
+  /// Watches a client connection's descriptor for input.
+  func register(connection: Connection) {
+    let index = Int(connection.fd)
+    if index >= connections.count {
+      let grown = max(index + 1, connections.count + connections.count / 2)
+      connections.append(contentsOf: repeatElement(nil, count: grown - connections.count))
+    }
+    connections[index] = connection
+    _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), connection.fd, UInt32(LAS_EPOLLIN))
+  }
+
+  /// The open client connections.
+  var openConnections: [Connection] { connections.compactMap { $0 } }
 
   /// Changes the events watched for a descriptor.
   func modify(_ fd: Int32, events: UInt32) {
@@ -83,7 +100,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
   /// Stops watching a descriptor.
   func unregister(_ fd: Int32) {
-    if Int(fd) < handlers.count { handlers[Int(fd)] = nil }
+    if Int(fd) < connections.count { connections[Int(fd)] = nil }
+    handlers[fd] = nil
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)
   }
 
@@ -113,7 +131,11 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
           runJobs()
         } else {
           let slot = Int(fd)
-          if slot < handlers.count { handlers[slot]?.handle(events: events[index]) }
+          if slot < connections.count, let connection = connections[slot] {
+            connection.handle(events: events[index])
+          } else {
+            handlers[fd]?.handle(events: events[index])
+          }
         }
       }
       runJobs()
@@ -125,9 +147,11 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private func runJobs() {
     var rounds = 0
     while rounds < 64 {
+      // Taken by swapping, not copied and cleared (that copied the array, an allocation a turn).
       let batch = jobs.withLock { jobs -> [UnownedJob] in
-        let batch = jobs
-        jobs.removeAll(keepingCapacity: true)
+        if jobs.isEmpty { return [] }
+        var batch: [UnownedJob] = []
+        swap(&batch, &jobs)
         return batch
       }
       if batch.isEmpty { return }
@@ -142,9 +166,10 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   private func flushDirty() {
     guard !dirty.isEmpty else { return }
     beforeOutput?()
-    let connections = dirty
-    dirty.removeAll(keepingCapacity: true)
-    for connection in connections { connection.flush() }
+    // The two lists trade places each turn, so neither is copied or reallocated.
+    swap(&dirty, &flushing)
+    for connection in flushing { connection.flush() }
+    flushing.removeAll(keepingCapacity: true)
   }
 }
 

@@ -11,7 +11,7 @@ struct RequestDispatcher {
     switch frame {
     case .tooLarge:
       let error = RPCError.invalidRequest(
-        "Invalid request: frame longer than \(connection.frameLimit) bytes.",
+        "Invalid request: frame longer than \(connection.server.limits.frameLimit) bytes.",
         reason: "frameTooLarge")
       connection.write(RPCEncoder.error(id: .null, error))
     case .line(let bytes):
@@ -77,20 +77,17 @@ struct RequestDispatcher {
   private func call(_ request: RPCRequest, on connection: Connection, slot: AnswerSlot)
     -> Result<JSONValue, RPCError>?
   {
-    // The set is empty unless requests wait (evaluations): skip hashing the id then.
-    if let id = request.id, !connection.pendingIDs.isEmpty, id != .null,
-      connection.pendingIDs.contains(id)
-    {
+    // Nothing is hashed unless requests wait (evaluations).
+    if let id = request.id, id != .null, connection.isAwaiting(id) {
       return .failure(
         .invalidRequest(
           "Invalid request: id \(id) is already in flight on this connection.",
           reason: "duplicateId"))
     }
-    let session = connection.session!
     return connection.server.loop.onLoop(broker) { broker in
-      broker.handle(request, from: session) {
+      broker.handle(request, from: connection.session(in: broker)) {
         guard let id = request.id else { return DiscardingResponder() }
-        if id != .null { connection.pendingIDs.insert(id) }
+        if id != .null { connection.awaits(id) }
         return slot.responder(connection, id: id)
       }
     }

@@ -32,16 +32,19 @@ public final class Server: @unchecked Sendable {
   var limits: ConnectionLimits
   let readBuffer: UnsafeMutableBufferPointer<UInt8>
   private var listeners: [Listener] = []
-  private(set) var connections: [Int32: Connection] = [:]
-  /// Open connections per peer uid (MaxConnectionsPerUID).
-  /// Per uid with open connections: their count and their read share of the loop turn.
+  /// Open connections (the loop's table holds them, by descriptor).
+  private var connectionCount = 0
+  /// Per uid with open connections: their count (MaxConnectionsPerUID), their read share of the
+  /// loop turn and their groups.
   private var uidShares: [UInt32: UIDShare] = [:]
   /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
   /// connections delays the others' next turn by at most this much work.
   static let readBytesPerUIDPerTurn = 64 * 1024
   /// Output buffers not in use: a connection borrows one when it has answers to send and returns
   /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
-  var spareOutputBuffers: [[UInt8]] = []
+  /// Unchecked for exclusivity like `Connection`'s output: only popped and appended to, briefly,
+  /// on the loop thread.
+  @exclusivity(unchecked) var spareOutputBuffers: [[UInt8]] = []
   /// At most this many spare output buffers are kept (one per connection served in a turn is enough
   /// for the 256-client load; more are freed).
   static let spareOutputBufferCount = 512
@@ -73,7 +76,7 @@ public final class Server: @unchecked Sendable {
   }
 
   /// How many clients are connected.
-  public var clientCount: Int { connections.count }
+  public var clientCount: Int { connectionCount }
 
   func accepted(_ fd: Int32) {
     var credentials = las_peer_credentials()
@@ -93,42 +96,48 @@ public final class Server: @unchecked Sendable {
       )
       return
     }
-    let bindsAppIDs = broker.assumeIsolated { $0.bindsAppIDs }
+    let bindsAppIDs = broker.assumeIsolated { broker in
+      broker.quietConnectionAccepted()
+      return broker.bindsAppIDs
+    }
+    let share =
+      uidShares[credentials.uid]
+      ?? UIDShare(uid: credentials.uid, bytesPerTurn: Self.readBytesPerUIDPerTurn)
+    uidShares[credentials.uid] = share
+    share.connections += 1
     let peer = PeerIdentity(
       pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
-      groups: groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : [],
+      groups: share.shared(groupCount > 0 ? Array(groups[0..<Int(groupCount)]) : []),
       executable: bindsAppIDs ? ProcessFacts.executable(of: credentials.pid) : nil,
       loginSession: ProcessFacts.loginSession(of: credentials.pid))
-    let share = uidShares[peer.uid] ?? UIDShare(bytesPerTurn: Self.readBytesPerUIDPerTurn)
-    uidShares[peer.uid] = share
-    share.connections += 1
     let connection = Connection(
-      fd: fd, server: self, frameLimit: limits.frameLimit, share: share)
-    connection.session = broker.assumeIsolated { broker in
-      broker.connect(peer: peer, name: processName(of: peer.pid), channel: connection)
-    }
-    connections[fd] = connection
-    loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: connection)
-    onClientCountChange?(connections.count)
+      fd: fd, server: self, share: share, peer: peer, name: processName(of: peer.pid))
+    connectionCount += 1
+    loop.register(connection: connection)
+    onClientCountChange?(connectionCount)
   }
 
   func connectionClosed(_ connection: Connection) {
-    connections[connection.fd] = nil
-    if let session = connection.session {
-      let uid = session.peer.uid
-      connection.share.connections -= 1
-      if connection.share.connections <= 0 { uidShares[uid] = nil }
-      broker.assumeIsolated { $0.disconnect(session) }
+    connectionCount -= 1
+    let share = connection.share
+    share.connections -= 1
+    if share.connections <= 0 { uidShares[share.uid] = nil }
+    broker.assumeIsolated { broker in
+      if let session = connection.session {
+        broker.disconnect(session)
+      } else {
+        broker.quietConnectionClosed()
+      }
     }
     // The session holds the connection as its channel: break the cycle so both are freed.
-    connection.session = nil
+    connection.dropSession()
     for listener in listeners { listener.resumeIfPaused() }
-    onClientCountChange?(connections.count)
+    onClientCountChange?(connectionCount)
   }
 
   /// Flushes what can be sent and closes every connection (shutdown).
   public func closeAll() {
-    for connection in Array(connections.values) {
+    for connection in loop.openConnections {
       connection.flush()
       connection.close()
     }

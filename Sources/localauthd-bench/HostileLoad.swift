@@ -59,6 +59,8 @@ struct HostileLoad {
 
 /// The attacker of `HostileLoad`: 16 connections pipelining evaluations, contexts with 1 KiB
 /// titles, handoffs with 4 KiB payloads and garbage, reading and dropping whatever comes back.
+/// Its lines are assembled from prebuilt bytes (only the ids change): it runs on the CPU of the
+/// client that measures, and building them as Swift strings took that CPU from it.
 enum Attacker {
   /// Attacks the socket for `seconds`.
   static func run(socket: String, seconds: Double) {
@@ -71,27 +73,31 @@ enum Attacker {
     }
     let title = String(repeating: "t", count: 1000)
     let payload = String(repeating: "A", count: 4096)
+    // Each request as the bytes after its id (all begin with `head` and the id).
+    let head = Array(#"{"jsonrpc":"2.0","id":"#.utf8)
+    let tails: [[UInt8]] = [
+      #","method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"flood"}}"#,
+      #","method":"context.create","params":{"localizedCancelTitle":"\#(title)"}}"#,
+      #","method":"handoff.create","params":{"payload":"\#(payload)","ttl":1}}"#,
+    ].map { Array($0.utf8) + [0x0A] }
+    let garbage = Array("{garbage\n".utf8)
     var nextID = 0
     var sink = [UInt8](repeating: 0, count: 65536)
+    var lines: [UInt8] = []
+    lines.reserveCapacity(64 * 1024)
     while Clock.nanoseconds() < deadline && !connections.isEmpty {
       for (index, fd) in connections.enumerated().reversed() {
-        var lines = ""
+        lines.removeAll(keepingCapacity: true)
         for _ in 0..<8 {
-          nextID += 1
-          lines +=
-            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"flood"}}"#
-            + "\n"
-          nextID += 1
-          lines +=
-            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"context.create","params":{"localizedCancelTitle":"\#(title)"}}"#
-            + "\n"
-          nextID += 1
-          lines +=
-            #"{"jsonrpc":"2.0","id":\#(nextID),"method":"handoff.create","params":{"payload":"\#(payload)","ttl":1}}"#
-            + "\n"
-          lines += "{garbage\n"
+          for tail in tails {
+            nextID += 1
+            lines.append(contentsOf: head)
+            lines.append(contentsOf: String(nextID).utf8)
+            lines.append(contentsOf: tail)
+          }
+          lines.append(contentsOf: garbage)
         }
-        let sent = lines.withCString { las_send(fd, $0, strlen($0)) }
+        let sent = lines.withUnsafeBytes { las_send(fd, $0.baseAddress, $0.count) }
         while las_recv(fd, &sink, sink.count) > 0 {}
         if sent < 0 && sent != -Int(EAGAIN) {
           _ = close(fd)

@@ -21,21 +21,46 @@ enum Report {
     "latencyP99UnderStoreFlood",
   ]
 
-  /// The summary: each of issue 23's figures against its target, from the same run as the table.
+  /// The rows issue 23 asks to be no slower than before (their own targets).
+  static let keptTargets = [
+    "evaluationThroughput", "socketActivatedFirstAnswer", "systemOverParkedPrompt",
+  ]
+
+  /// The summary: each of issue 23's figures against its target, from the same run as the table,
+  /// then the rows that must not get slower.
   static func summary(_ rows: [Measurement]) -> String {
     var text = "\nSummary (docs/performance.md, \"Close to the floor\"):\n"
     for key in floorTargets {
       guard let row = rows.first(where: { $0.key == key }) else { continue }
-      let met = row.met.map { $0 ? "met" : "NOT met" } ?? "-"
-      var figure = "\(format(row.median)) \(row.unit)"
-      if let percent = row.details.first(where: { $0.0 == "percentOfFloor" }) {
-        figure = "\(format(percent.1))% of the floor (\(figure))"
-      } else if let ratio = row.details.first(where: { $0.0 == "ratioToFloor" }) {
-        figure = "\(format(ratio.1))x the floor (\(figure))"
-      }
-      text += "- \(row.title): \(figure); target \(row.target): \(met)\n"
+      text += "- \(row.title): \(summaryFigure(row)); target \(row.target): \(verdict(row))\n"
+    }
+    let kept = keptTargets.compactMap { key in rows.first(where: { $0.key == key }) }
+    if !kept.isEmpty { text += "Not slower (their own targets):\n" }
+    for row in kept {
+      text += "- \(row.title): \(summaryFigure(row)); target \(row.target): \(verdict(row))\n"
     }
     return text
+  }
+
+  private static func verdict(_ row: Measurement) -> String {
+    row.met.map { $0 ? "met" : "NOT met" } ?? "-"
+  }
+
+  /// A row's median with its ratio: to the floor's, or (the hostile rows) to the quiet p99 of the
+  /// same run, which is what the flood costs.
+  private static func summaryFigure(_ row: Measurement) -> String {
+    let figure = "\(format(row.median)) \(row.unit)"
+    if let percent = row.details.first(where: { $0.0 == "percentOfFloor" }) {
+      return "\(format(percent.1))% of the floor (\(figure))"
+    }
+    if let ratio = row.details.first(where: { $0.0 == "ratioToFloor" }) {
+      return "\(format(ratio.1))x the floor (\(figure))"
+    }
+    if let quiet = row.details.first(where: { $0.0 == "quietP99" }), quiet.1 > 0 {
+      return "\(figure) = \(format(row.median / quiet.1))x the quiet p99 of the same run "
+        + "(\(format(quiet.1)) \(row.unit))"
+    }
+    return figure
   }
 
   /// The rows as a JSON document.

@@ -92,6 +92,31 @@ struct JSONParserTests {
     #expect(try JSONParser.parse(utf8(#""é\n€""#)) == .string("é\n€"))
   }
 
+  @Test(
+    "a quote, escape, control character or non-ASCII byte is found at every offset of a long string",
+    arguments: [#"\""#, #"\\"#, #"\n"#, "é", "\u{7F}"])
+  func longStringsAreScannedExactly(_ special: String) throws {
+    // The scanner reads plain runs eight bytes at a time: put the byte at each position of a word.
+    for offset in 0..<24 {
+      let before = String(repeating: "a", count: offset)
+      let after = String(repeating: "b", count: 19)
+      let value = try JSONParser.parse(utf8("\"" + before + special + after + "\""))
+      let expected =
+        before + (try JSONParser.parse(utf8("\"" + special + "\""))).stringValue! + after
+      #expect(value == .string(expected), "offset \(offset)")
+    }
+    for offset in 0..<24 {
+      let raw =
+        "\"" + String(repeating: "a", count: offset) + "\u{1}" + String(repeating: "b", count: 19)
+        + "\""
+      #expect(throws: JSONParseError.self, "a raw control byte at \(offset)") {
+        try JSONParser.parse(utf8(raw))
+      }
+    }
+    let unterminated = "\"" + String(repeating: "a", count: 40)
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(utf8(unterminated)) }
+  }
+
   @Test("structures keep member order and duplicates")
   func structures() throws {
     let value = try JSONParser.parse(utf8(#"{"b":1,"a":[true,null,"x"],"b":2}"#))

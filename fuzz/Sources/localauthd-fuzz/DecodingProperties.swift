@@ -26,9 +26,14 @@ enum DecodingProperties {
     }
   }
 
-  /// Decoding a frame is total; a decoded request re-encodes to a line that decodes to the same request.
+  /// Decoding a frame is total and the same with or without the plain-request shortcut; a decoded
+  /// request re-encodes to a line that decodes to the same request.
   static func checkFrame(_ line: ArraySlice<UInt8>) {
     let decoded = IncomingFrame.decode(line)
+    let general = Array(line).withUnsafeBufferPointer {
+      IncomingFrame.decodeInGeneral(buffer: $0, maxDepth: JSONParser.defaultMaxDepth)
+    }
+    precondition(decoded == general, "the plain-request shortcut decided a frame differently")
     let requests: [Result<RPCRequest, RPCRejection>]
     switch decoded {
     case .single(let one): requests = [one]

@@ -1,0 +1,121 @@
+/// The request path's shortcut for the common frame: one request object whose envelope members
+/// (`jsonrpc`, `id`, `method`, `params`) are spelled plainly and appear once. It reads them as it
+/// parses, without building the object around them, its member names or the lookups of
+/// `IncomingFrame.decodeRequest` (make bench-profile: ~1,000 instructions a request; see
+/// docs/performance.md). Anything else — a batch, an error of any kind, a member spelled with
+/// escapes or given twice, an envelope `decodeRequest` would refuse — gives nil, and the frame goes
+/// the general way, which decides it exactly as before.
+extension JSONParser {
+  /// The request a frame holds when it is one plain, valid request; nil otherwise.
+  static func plainRequest(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> RPCRequest? {
+    var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
+    do throws(JSONParseError) {
+      return try scanner.plainRequest()
+    } catch {
+      return nil
+    }
+  }
+}
+
+extension Scanner {
+  /// One of the envelope's members, by name.
+  private enum EnvelopeMember {
+    case jsonrpc, id, method, params, other
+  }
+
+  /// See `JSONParser.plainRequest`. Values are parsed as the general parser parses an object's
+  /// members (same depth), so whatever this accepts, the general path accepts the same way.
+  mutating func plainRequest() throws(JSONParseError) -> RPCRequest? {
+    skipWhitespace()
+    guard maxDepth >= 1, index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+    index += 1
+    var version: JSONValue?
+    var id: JSONValue?
+    var method: JSONValue?
+    var params: JSONValue?
+    while true {
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+        let member = try envelopeMember()
+      else { return nil }
+      skipWhitespace()
+      guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
+      index += 1
+      skipWhitespace()
+      let value = try value(depth: 1)
+      switch member {
+      case .jsonrpc:
+        guard version == nil else { return nil }
+        version = value
+      case .id:
+        guard id == nil else { return nil }
+        id = value
+      case .method:
+        guard method == nil else { return nil }
+        method = value
+      case .params:
+        guard params == nil else { return nil }
+        params = value
+      case .other: break
+      }
+      skipWhitespace()
+      guard index < bytes.count else { return nil }
+      if bytes[index] == UInt8(ascii: "}") {
+        index += 1
+        break
+      }
+      guard bytes[index] == UInt8(ascii: ",") else { return nil }
+      index += 1
+    }
+    skipWhitespace()
+    guard index == bytes.count, version == .string("2.0"), case .string(let name)? = method else {
+      return nil
+    }
+    var requestID: RequestID?
+    if let id {
+      guard let parsed = RequestID(json: id) else { return nil }
+      requestID = parsed
+    }
+    switch params {
+    case nil: return RPCRequest(method: name, params: JSONObject(), id: requestID)
+    case .object(let object)?: return RPCRequest(method: name, params: object, id: requestID)
+    case .array(let elements)? where elements.isEmpty:
+      return RPCRequest(method: name, params: JSONObject(), id: requestID)
+    default: return nil
+    }
+  }
+
+  /// Reads a member name at a quote: an envelope member spelled plainly, any other name, or nil
+  /// for an envelope member spelled with escapes (left to the general path).
+  private mutating func envelopeMember() throws(JSONParseError) -> EnvelopeMember? {
+    if index + 1 < bytes.count {
+      let plain: (name: StaticString, member: EnvelopeMember)? =
+        switch bytes[index + 1] {
+        case UInt8(ascii: "j"): ("jsonrpc", .jsonrpc)
+        case UInt8(ascii: "i"): ("id", .id)
+        case UInt8(ascii: "m"): ("method", .method)
+        case UInt8(ascii: "p"): ("params", .params)
+        default: nil
+        }
+      if let plain, matches(plain.name) {
+        index += plain.name.utf8CodeUnitCount + 2
+        return plain.member
+      }
+    }
+    switch try string() {
+    case "jsonrpc", "id", "method", "params": return nil
+    default: return .other
+    }
+  }
+
+  /// Whether the bytes after the quote at `index` are `name` and a closing quote.
+  private func matches(_ name: StaticString) -> Bool {
+    let count = name.utf8CodeUnitCount
+    let start = index + 1
+    guard start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\"") else {
+      return false
+    }
+    for offset in 0..<count where bytes[start + offset] != name.utf8Start[offset] { return false }
+    return true
+  }
+}

@@ -1,0 +1,77 @@
+import Testing
+
+@testable import LocalAuthProtocol
+
+/// The request path's shortcut (`JSONParser.plainRequest`): it takes the plain requests, leaves
+/// everything else to the general decoder, and `IncomingFrame.decode` answers every frame as the
+/// general decoder alone would.
+@Suite("RequestEnvelope")
+struct RequestEnvelopeTests {
+  @Test(
+    "plain requests take the shortcut and decode as the general path decodes them",
+    arguments: [
+      #"{"jsonrpc":"2.0","id":1,"method":"context.canEvaluatePolicy","params":{"policy":1}}"#,
+      #" { "method" : "a" , "jsonrpc" : "2.0" } "#,
+      #"{"jsonrpc":"2.0","id":"x","method":"m","params":[]}"#,
+      #"{"jsonrpc":"2.0","id":null,"method":"m","extra":{"a":[1,2]},"idx":3}"#,
+      #"{"id":-1.5e3,"jsonrpc":"2.0","method":"m","params":{}}"#,
+      #"{"jsonrpc":"2\u002e0","id":1,"method":"m\n"}"#,
+    ])
+  func plainRequestsTakeTheShortcut(_ frame: String) throws {
+    let request = try #require(plainRequest(frame), "not taken: \(frame)")
+    #expect(generalDecode(frame) == .single(.success(request)))
+    #expect(decode(frame) == .single(.success(request)))
+  }
+
+  @Test(
+    "everything else is left to the general path, which decides it as before",
+    arguments: [
+      #"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m","jsonrpc":"2.0"}"#,
+      #"{"jsonrpc":"2.0","\u0069d":1,"method":"m"}"#,
+      #"{"jsonrpc":"2.1","id":1,"method":"m"}"#,
+      #"{"jsonrpc":"2.0","id":true,"method":"m"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":3}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#,
+      #"{"jsonrpc":"2.0","method":"m","params":[1]}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m","params":5}"#,
+      #"{"jsonrpc":"2.0","id":1}"#,
+      #"{"id":1,"method":"m"}"#,
+      "{}",
+      #"[{"jsonrpc":"2.0","id":1,"method":"m"}]"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m"} x"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m""#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m",}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"\ud800"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[[[[]]]]}}"#,
+      "\"just a string\"",
+    ])
+  func everythingElseGoesTheGeneralWay(_ frame: String) {
+    let depth = 3
+    #expect(plainRequest(frame, maxDepth: depth) == nil, "taken: \(frame)")
+    #expect(decode(frame, maxDepth: depth) == generalDecode(frame, maxDepth: depth))
+  }
+
+  private func plainRequest(_ frame: String, maxDepth: Int = JSONParser.defaultMaxDepth)
+    -> RPCRequest?
+  {
+    Array(frame.utf8).withUnsafeBufferPointer {
+      JSONParser.plainRequest(buffer: $0, maxDepth: maxDepth)
+    }
+  }
+
+  private func decode(_ frame: String, maxDepth: Int = JSONParser.defaultMaxDepth) -> IncomingFrame
+  {
+    Array(frame.utf8).withUnsafeBufferPointer {
+      IncomingFrame.decode(buffer: $0, maxDepth: maxDepth)
+    }
+  }
+
+  private func generalDecode(_ frame: String, maxDepth: Int = JSONParser.defaultMaxDepth)
+    -> IncomingFrame
+  {
+    Array(frame.utf8).withUnsafeBufferPointer {
+      IncomingFrame.decodeInGeneral(buffer: $0, maxDepth: maxDepth)
+    }
+  }
+}
