@@ -51,25 +51,9 @@ extension Broker {
     default:
       throw .invalidParams("scope", "must be 'user', 'session' or 'process'")
     }
-    // As polkit does: one agent per scope; the first is never silently replaced.
-    if let serving = agents.first(where: {
-      $0.uid == client.peer.uid && $0.scope == scope && $0.connection.connected
-    }) {
-      throw RPCError(
-        .alreadyInProgress,
-        "A prompt agent already serves this scope (pid \(serving.pid)); stop it first.",
-        data: ["reason": "agentExists", "pid": .int(Int(serving.pid)), "scope": scope.json])
-    }
-    let mine = agents.filter { $0.uid == client.peer.uid }.count
-    guard mine < configuration.maxAgentsPerUser else {
-      throw RPCError.limit(
-        "MaxAgentsPerUser", configuration.maxAgentsPerUser, "prompt agents of this user")
-    }
-    nextAgentNumber += 1
-    let agent = PromptAgent(
-      id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber,
+    let agent = try agents.register(
+      client, scope: scope, limit: configuration.maxAgentsPerUser,
       since: Int64(WallClock.nowMilliseconds() / 1000))
-    agents.append(agent)
     client.agent = agent
     return [
       "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),
@@ -81,7 +65,7 @@ extension Broker {
   func unregisterAgent(of client: ClientSession) {
     guard let agent = client.agent else { return }
     client.agent = nil
-    agents.removeAll { $0 === agent }
+    agents.remove(agent)
     for evaluation in evaluations.values where evaluation.agent === agent {
       evaluation.agent = nil
       if evaluation.phase == .running {
@@ -95,17 +79,7 @@ extension Broker {
   func agent(for evaluation: Evaluation) -> PromptAgent? {
     // System evaluations are the module's own prompt: no agent shows or answers them.
     guard !evaluation.isSystem else { return nil }
-    let owner = evaluation.owner.uid
-    let candidates = agents.filter { $0.uid == owner && $0.connection.connected }
-    guard !candidates.isEmpty else { return nil }
-    let fitting = candidates.filter { agent in
-      switch agent.scope {
-      case .user: return true
-      case .process(let pid): return pid == evaluation.client.peer.pid
-      case .session(let id): return evaluation.client.peer.loginSession == id
-      }
-    }
-    return fitting.max { ($0.scope.rank, $0.number) < ($1.scope.rank, $1.number) }
+    return agents.agent(owner: evaluation.owner.uid, requester: evaluation.client.peer)
   }
 
   /// Shows a starting evaluation on its owner's agent, if there is one.
@@ -208,7 +182,7 @@ extension Broker {
     } else {
       uid = client.peer.uid
     }
-    let listed = agents.filter { $0.uid == uid && $0.connection.connected }.map {
+    let listed = agents.connected(uid: uid).map {
       agent -> JSONValue in
       var entry: JSONObject = [
         "pid": .int(Int(agent.pid)), "scope": .string(agent.scope.kind),

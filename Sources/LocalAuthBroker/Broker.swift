@@ -31,15 +31,14 @@ public actor Broker {
   nonisolated let hasher = PasscodeHasher()
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
-  /// Registered prompt agents, newest last.
-  var agents: [PromptAgent] = []
+  /// The registered prompt agents.
+  var agents = AgentRegistry()
   /// Uids with a passcode change being hashed (one at a time each).
   var passcodeChangesInFlight: Set<UInt32> = []
   /// Owners with a passcode guess being judged (one at a time each, wherever it comes from).
   var passcodeGuessesInFlight: Set<UInt32> = []
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
-  var nextAgentNumber = 0
   /// Store requests admitted and not yet answered.
   var storeBacklog = StoreBacklog()
   var clients: [Int: ClientSession] = [:]
