@@ -26,58 +26,14 @@ extension Broker {
     return value
   }
 
-  /// Whether one more evaluation of this client fits the queue: in total, per connection and per
-  /// uid (root's clients are bounded only in total and per connection). The refusal names the limit.
+  /// queueFull when one more evaluation of this client would pass a queue limit (in total, per
+  /// connection, per uid but root's).
   func queueRefusal(for evaluation: Evaluation) -> RPCError? {
-    let client = evaluation.client
-    let refusal: (String, Int)?
-    if queue.count >= configuration.maxQueue {
-      refusal = ("MaxQueue", configuration.maxQueue)
-    } else if client.queuedCount >= configuration.maxQueuePerClient {
-      refusal = ("MaxQueuePerClient", configuration.maxQueuePerClient)
-    } else if client.peer.uid != 0,
-      queuedByUID[client.peer.uid, default: 0] >= configuration.maxQueuePerUID
-    {
-      refusal = ("MaxQueuePerUID", configuration.maxQueuePerUID)
-    } else {
-      refusal = nil
-    }
-    guard let (key, max) = refusal else { return nil }
-    return RPCError(
-      .queueFull, "The evaluation queue is full (\(key)=\(max)).",
-      data: [
-        "requestID": .string(evaluation.requestID), "queued": .int(queue.count),
-        "limit": .string(key), "max": .int(max),
-      ])
-  }
-
-  /// The next evaluation to run: a system evaluation first; otherwise the oldest queued one of the
-  /// uid served longest ago, so that one uid's backlog never makes another uid wait for more than
-  /// one prompt per busy uid. Cheap when one uid has everything queued (the first entry), linear in
-  /// the queue at worst.
-  func nextQueuedIndex() -> Int? {
-    guard let first = queue.first else { return nil }
-    // System evaluations sit at the head of the queue and go first, in their order.
-    if first.isSystem { return 0 }
-    guard queuedByUID.count > 1 else { return 0 }
-    var chosen = first.client.peer.uid
-    var chosenServed = lastServedTurn[chosen] ?? -1
-    for uid in queuedByUID.keys {
-      let served = lastServedTurn[uid] ?? -1
-      if served < chosenServed {
-        chosen = uid
-        chosenServed = served
-      }
-    }
-    return queue.firstIndex { $0.client.peer.uid == chosen }
-  }
-
-  /// Books a queue slot (or its release) against the client and its uid.
-  func countQueued(_ evaluation: Evaluation, _ delta: Int) {
-    evaluation.client.queuedCount += delta
-    let uid = evaluation.client.peer.uid
-    let count = queuedByUID[uid, default: 0] + delta
-    queuedByUID[uid] = count > 0 ? count : nil
+    queue.refusal(
+      for: evaluation,
+      limits: EvaluationQueue.Limits(
+        total: configuration.maxQueue, perClient: configuration.maxQueuePerClient,
+        perUID: configuration.maxQueuePerUID))
   }
 }
 

@@ -45,12 +45,8 @@ public actor Broker {
   /// Connections whose client has not made a request yet (no session; see `quietConnectionAccepted`).
   var quietConnections = 0
   var nextClientNumber = 0
-  var queue: [Evaluation] = []
-  /// Queued evaluations per client uid (MaxQueuePerUID).
-  var queuedByUID: [UInt32: Int] = [:]
-  /// The turn at which each uid last had an evaluation started (fair order across uids).
-  var lastServedTurn: [UInt32: Int] = [:]
-  var serveTurn = 0
+  /// The evaluations waiting for the sensors, their limits and fair order.
+  var queue = EvaluationQueue()
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
   /// The daemon's own context of each SSH key ("uid/name"), holding the key's reuse grant.
@@ -182,9 +178,7 @@ public actor Broker {
       start(evaluation)
       return
     }
-    queue.append(evaluation)
-    countQueued(evaluation, 1)
-    let position = queue.count
+    let position = queue.append(evaluation)
     notify(evaluation, Notification.queued, ["position": .int(position)])
     monitor(evaluation, "queued", ["position": .int(position)])
   }
@@ -192,8 +186,7 @@ public actor Broker {
   func start(_ evaluation: Evaluation) {
     evaluation.phase = .running
     running = evaluation
-    serveTurn += 1
-    lastServedTurn[evaluation.client.peer.uid] = serveTurn
+    queue.started(evaluation)
     traceStarted(evaluation)
     evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
     notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
@@ -209,9 +202,7 @@ public actor Broker {
   }
 
   func startNext() {
-    guard running == nil, let index = nextQueuedIndex() else { return }
-    let next = queue.remove(at: index)
-    countQueued(next, -1)
+    guard running == nil, let next = queue.popNext() else { return }
     start(next)
   }
 
@@ -225,10 +216,7 @@ public actor Broker {
     evaluations[evaluation.requestID] = nil
     evaluation.client.evaluations[evaluation.requestID] = nil
     if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
-    if wasQueued, let index = queue.firstIndex(where: { $0 === evaluation }) {
-      queue.remove(at: index)
-      countQueued(evaluation, -1)
-    }
+    if wasQueued { queue.remove(evaluation) }
     evaluation.task?.cancel()
     if case .success(let success) = outcome { grantReuse(evaluation, success) }
     let result = account(outcome, of: evaluation)
@@ -349,7 +337,7 @@ public actor Broker {
   public func shutdown() {
     shuttingDown = true
     deadlineWatcher?.cancel()
-    for evaluation in queue + (running.map { [$0] } ?? []) {
+    for evaluation in queue.waiting + (running.map { [$0] } ?? []) {
       finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
     }
   }
