@@ -4,7 +4,7 @@ extension Broker {
   /// The routes of the rights, store, key, secret and handoff methods (docs/protocol.md, "Rights
   /// and keys"). Store work answers later, off the loop (`answerAfterStore`).
   static var rightsRoutes: [MethodRoute] {
-    var routes: [MethodRoute] = [
+    [
       .answer(RightCreateRequest.self) { (broker, params, client) throws(RPCError) in
         try broker.createRight(params.reader, client: client)
       },
@@ -33,95 +33,40 @@ extension Broker {
         try broker.authorizeHandoff(
           params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
       },
+      .afterStore(SaveRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.saveRight(params.reader, client: client)
+      },
+      .afterStore(LoadRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.loadRight(params.reader, client: client)
+      },
+      .afterStore(RemoveRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.removeRight(params.reader, client: client)
+      },
+      .afterStore(RemoveAllRightsRequest.self) { (broker, _, client) async throws(RPCError) in
+        try await broker.removeAllRights(client: client)
+      },
+      .afterStore(KeySignRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.sign(params.reader, client: client)
+      },
+      .afterStore(KeyDecryptRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.decrypt(params.reader, client: client)
+      },
+      .afterStore(KeyExchangeRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.exchangeKeys(params.reader, client: client)
+      },
+      .afterStore(SecretLoadRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.loadSecret(params.reader, client: client)
+      },
+      .afterStore(HandoffCreateRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.createHandoff(params.reader, client: client)
+      },
+      .afterStore(HandoffListRequest.self) { (broker, _, client) async throws(RPCError) in
+        try await broker.listHandoffs(client: client)
+      },
+      .afterStore(HandoffRedeemRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.redeemHandoff(params.reader, client: client)
+      },
     ]
-    routes.append(
-      .deferred(SaveRightRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.saveRight(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(LoadRightRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.loadRight(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(RemoveRightRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.removeRight(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(RemoveAllRightsRequest.self) {
-        (broker, _, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.removeAllRights(client: client)
-        }
-      })
-    routes.append(
-      .deferred(KeySignRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.sign(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(KeyDecryptRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.decrypt(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(KeyExchangeRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.exchangeKeys(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(SecretLoadRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.loadSecret(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(HandoffCreateRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.createHandoff(params.reader, client: client)
-        }
-      })
-    routes.append(
-      .deferred(HandoffListRequest.self) { (broker, _, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.listHandoffs(client: client)
-        }
-      })
-    routes.append(
-      .deferred(HandoffRedeemRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.redeemHandoff(params.reader, client: client)
-        }
-      })
-    return routes
   }
 
   // MARK: Handles

@@ -48,6 +48,23 @@ struct MethodRoute: Sendable {
   }
 }
 
+extension MethodRoute {
+  /// A method answered once its store work is done, off the loop: admitted as a store request
+  /// (`answerAfterStore`), answered later through the responder.
+  static func afterStore<R: RequestType>(
+    _: R.Type,
+    _ work:
+      @escaping @Sendable (Broker, R.Params, ClientSession) async throws(RPCError) -> JSONValue
+  ) -> MethodRoute {
+    .deferred(R.self) { (broker, params, _, client, makeResponder) throws(RPCError) in
+      try broker.answerAfterStore(client, makeResponder) {
+        () async throws(RPCError) -> JSONValue in
+        try await work(broker, params, client)
+      }
+    }
+  }
+}
+
 /// The routes by wire name, bucketed by the name's length in UTF-8 bytes: a lookup reads the
 /// name's length and compares it with the few names of that length, which costs less than
 /// hashing it (the request path's budget is docs/performance.md's). Immutable once built.
