@@ -61,11 +61,7 @@ extension Broker {
   }
 
   func startMonitoring(_ client: ClientSession) -> JSONValue {
-    if !client.monitoring {
-      baselineEnvironment()
-      client.monitoring = true
-      monitorCount += 1
-    }
+    monitors.subscribe(client, environment: environmentDigest)
     return ["subscribed": true]
   }
 

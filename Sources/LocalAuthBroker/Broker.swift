@@ -125,7 +125,7 @@ public actor Broker {
     guard client.connected else { return }
     client.connected = false
     clients[client.number] = nil
-    if client.monitoring { monitorCount -= 1 }
+    if client.monitoring { monitors.unsubscribe(client) }
     for evaluation in Array(client.evaluations.values) {
       log.clientDropped(
         pid: client.peer.pid, uid: client.peer.uid, name: client.name,
@@ -285,7 +285,7 @@ public actor Broker {
 
   /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
   func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
-    guard monitorCount > 0 else { return }
+    guard !monitors.isEmpty else { return }
     var params: JSONObject = [
       "event": .string(event), "requestID": .string(evaluation.requestID),
       "clientPID": .int(Int(evaluation.client.peer.pid)),
@@ -294,22 +294,15 @@ public actor Broker {
       "ownerUID": .int(Int(evaluation.owner.uid)),
     ]
     params.members.append(contentsOf: extra.members)
-    for client in clients.values where client.monitoring {
-      if client.isAdmin || client.peer.uid == evaluation.client.peer.uid
-        || client.peer.uid == evaluation.owner.uid
-      {
-        client.channel.notify(Notification.monitorEvent, params)
-      }
-    }
+    monitors.send(params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
   }
 
-  var monitorCount = 0
+  /// The connections that called `broker.monitor`.
+  var monitors = MonitorSubscribers()
   /// Per owner: enrolment changes counted (kept in the rights store), and the enrolled set last
   /// seen (see `appDomainState`).
   var enrolmentGenerations: [UInt32: Int] = [:]
   var observedEnrolments: [UInt32: String] = [:]
-  /// The environment last announced to monitors (see `announceEnvironmentChange`).
-  var lastEnvironmentDigest = ""
 
   /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
   /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
