@@ -110,4 +110,14 @@ extension Broker {
     }
     return nil
   }
+
+  /// queueFull when one more evaluation of this client would pass a queue limit (in total, per
+  /// connection, per uid but root's).
+  func queueRefusal(for evaluation: Evaluation) -> RPCError? {
+    queue.refusal(
+      for: evaluation,
+      limits: EvaluationQueue.Limits(
+        total: configuration.maxQueue, perClient: configuration.maxQueuePerClient,
+        perUID: configuration.maxQueuePerUID))
+  }
 }
