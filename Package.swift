@@ -33,7 +33,7 @@ let package = Package(
     .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
     .target(
       name: "ExternalDrivers",
-      dependencies: ["Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus"]),
+      dependencies: ["Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus", "SystemFacts"]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),

@@ -90,7 +90,7 @@ extension FprintdSensor {
           $0.present = true
         }
         log("fprintd sensor \(name): using \(LogSanitizer.sanitize(path))")
-        for owner in cache.withLock({ $0.owners }) { refresh(owner) }
+        for owner in cache.withLock({ $0.owners }) { refreshInBackground(owner) }
       } else {
         device = nil
         // Nothing on the bus can start it (not installed, no bus): unavailable until it appears.
@@ -115,11 +115,11 @@ extension FprintdSensor {
     if !lookingForDevice { findDevice() }
   }
 
-  /// Refreshes `owner`'s enrolled set in the background (loop thread).
-  func refresh(_ owner: UInt32) {
+  /// Refreshes `owner`'s enrolled set, `user` being its account name (loop thread).
+  func refresh(_ owner: UInt32, user: String) {
     withDevice { [self] found in
       guard found, let device else { return }
-      call(device, deviceInterface, "ListEnrolledFingers", Self.accountName(owner), kind: 2) {
+      call(device, deviceInterface, "ListEnrolledFingers", user, kind: 2) {
         [self] reply in
         store(reply, for: owner)
       }

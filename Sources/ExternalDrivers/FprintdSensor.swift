@@ -1,6 +1,8 @@
 import CFprintdBus
+import Dispatch
 import Glibc
 import Sensors
+import SystemFacts
 
 /// A fingerprint sensor served by fprintd over the system bus (sd-bus). The bus connection lives in the
 /// daemon's event loop (`BusLoop`): every call is asynchronous and no thread waits on one. fprintd is
@@ -77,7 +79,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   /// about yet gets one placeholder enrollment (`fprintd`): the capture asks fprintd itself.
   public func state(for owner: UInt32) -> SensorState {
     let answer = cache.withLock { $0.answer(owner) }
-    if answer.refresh { loop.perform { [self] in refresh(owner) } }
+    if answer.refresh { refreshInBackground(owner) }
     var serials =
       answer.fingers.map { fingers in cache.withLock { $0.serials(for: owner, fingers: fingers) } }
       ?? [Enrollment(identity: Self.unknownFingers, serial: 0)]
@@ -166,10 +168,22 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     for next in waiting { next() }
   }
 
-  /// The account name of a uid (`uid-N` when there is none).
+  /// Where a refresh looks up the owner's account name: NSS may block (LDAP, sssd), so never on
+  /// the loop, where `state(for:)` is read.
+  static let accountLookups = DispatchQueue(label: "localauthd.fprintd.accounts")
+
+  /// Refreshes `owner`'s enrolled set in the background: its account name is looked up on
+  /// `accountLookups`, then fprintd is asked on the loop. Callable from any thread.
+  func refreshInBackground(_ owner: UInt32) {
+    Self.accountLookups.async { [self] in
+      let user = Self.accountName(owner)
+      loop.perform { [self] in refresh(owner, user: user) }
+    }
+  }
+
+  /// The account name of a uid (`uid-N` when there is none); may block on NSS.
   static func accountName(_ uid: UInt32) -> String {
-    guard let entry = getpwuid(uid) else { return "uid-\(uid)" }
-    return String(cString: entry.pointee.pw_name)
+    AccountDatabase.name(ofUID: uid) ?? "uid-\(uid)"
   }
 }
 
