@@ -43,21 +43,15 @@ extension Scanner {
       index += 1
       skipWhitespace()
       let value = try value(depth: 1)
-      switch member {
-      case .jsonrpc:
-        guard version == nil else { return nil }
-        version = value
-      case .id:
-        guard id == nil else { return nil }
-        id = value
-      case .method:
-        guard method == nil else { return nil }
-        method = value
-      case .params:
-        guard params == nil else { return nil }
-        params = value
-      case .other: break
-      }
+      let firstTime =
+        switch member {
+        case .jsonrpc: Self.take(value, into: &version)
+        case .id: Self.take(value, into: &id)
+        case .method: Self.take(value, into: &method)
+        case .params: Self.take(value, into: &params)
+        case .other: true
+        }
+      guard firstTime else { return nil }
       skipWhitespace()
       guard index < bytes.count else { return nil }
       if bytes[index] == UInt8(ascii: "}") {
@@ -83,6 +77,13 @@ extension Scanner {
       return RPCRequest(method: name, params: JSONObject(), id: requestID)
     default: return nil
     }
+  }
+
+  /// Keeps an envelope member's value; false when the member was given before.
+  private static func take(_ value: JSONValue, into slot: inout JSONValue?) -> Bool {
+    guard slot == nil else { return false }
+    slot = value
+    return true
   }
 
   /// Reads a member name at a quote: an envelope member spelled plainly, any other name, or nil
