@@ -33,7 +33,9 @@ let package = Package(
     .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
     .target(
       name: "ExternalDrivers",
-      dependencies: ["Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus", "SystemFacts"]),
+      dependencies: [
+        "Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus", "SystemFacts",
+      ]),
     .target(
       name: "LocalAuthBroker",
       dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
