@@ -187,12 +187,11 @@ extension Broker {
     // Hashing is slow on purpose and runs on one thread: one change at a time per caller's uid, so
     // nobody can queue up hashing work that delays everyone else's passcode checks.
     let caller = client.peer.uid
-    guard !passcodeChangesInFlight.contains(caller) else {
+    guard owners.beginPasscodeChange(by: caller) else {
       throw RPCError.limit("PasscodeChangesPerUID", 1, "passcode changes in progress for this uid")
     }
-    passcodeChangesInFlight.insert(caller)
     Task {
-      defer { self.passcodeChangesInFlight.remove(caller) }
+      defer { self.owners.endPasscodeChange(by: caller) }
       if mustProve, let old {
         // One guess like any other: judged against the back-off when it is checked.
         switch await self.judgePasscodeGuess(.typed(old), owner: owner.uid) {

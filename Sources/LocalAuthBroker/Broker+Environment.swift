@@ -4,7 +4,7 @@ extension Broker {
   /// What a client's LAEnvironment shows, reduced to one string: sensor availability, and for
   /// every owner the daemon knows, its enrolled identities, lockout and whether a passcode is set.
   var environmentDigest: String {
-    let uids = Set(owners.keys).union([configuration.setupOwner]).sorted()
+    let uids = Set(owners.states.keys).union([configuration.setupOwner]).sorted()
     var parts: [String] = sensors.drivers.map { driver in
       let state = driver.state(for: configuration.setupOwner)
       return "\(state.name):\(state.available):\(state.connected)"

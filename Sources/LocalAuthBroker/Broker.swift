@@ -25,18 +25,15 @@ public actor Broker {
   let storeUnavailable: String?
   /// Where every store call runs, off the event loop.
   let storeWorker = StoreWorker()
-  /// Every owner's state by uid (loaded once at start from the store, written through the store worker).
-  var owners: [UInt32: OwnerState] = [:]
+  /// Every owner's state by uid (loaded once at start from the store, written through the store
+  /// worker) and the passcode work in flight.
+  var owners = OwnerBook()
   /// Where passcode hashes are computed, off the event loop.
   nonisolated let hasher = PasscodeHasher()
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
   /// The registered prompt agents.
   var agents = AgentRegistry()
-  /// Uids with a passcode change being hashed (one at a time each).
-  var passcodeChangesInFlight: Set<UInt32> = []
-  /// Owners with a passcode guess being judged (one at a time each, wherever it comes from).
-  var passcodeGuessesInFlight: Set<UInt32> = []
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
   /// Store requests admitted and not yet answered.
@@ -89,7 +86,7 @@ public actor Broker {
     self.version = version
     startedAt = time.now()
     digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
-    owners = Self.loadOwners(from: rightStore, time: time, log: log)
+    owners = OwnerBook(Self.loadOwners(from: rightStore, time: time, log: log))
     (enrolmentGenerations, observedEnrolments) = Self.loadEnrolmentGenerations(
       from: rightStore, log: log)
     if let passcode {
@@ -97,9 +94,7 @@ public actor Broker {
         "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
       )
       let uid = configuration.setupOwner
-      var state = owners[uid] ?? OwnerState(uid: uid)
-      state.passcode = .configured(Array(passcode.utf8))
-      owners[uid] = state
+      _ = owners.update(uid) { $0.passcode = .configured(Array(passcode.utf8)) }
     }
   }
 
