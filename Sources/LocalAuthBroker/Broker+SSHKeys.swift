@@ -83,8 +83,7 @@ extension Broker {
   private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> JSONValue {
     guard try await withStoreOffLoop({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
-    sshKeyContexts = sshKeyContexts.filter { !$0.key.hasPrefix("\(uid)/\(name)/") }
-    sshKeyRecords["\(uid)/\(name)"] = nil
+    sshKeys.forget(uid: uid, name: name)
     return [:]
   }
 

@@ -35,10 +35,10 @@ extension Broker {
           return signature
         }
       } catch {
-        sshKeyRecords["\(uid)/\(name)"] = nil
+        sshKeys.forgetRecord(uid: uid, name: name)
         throw error
       }
-      if stale { sshKeyRecords["\(uid)/\(name)"]?.lastUsedAt = now }
+      if stale { sshKeys.used(uid: uid, name: name, at: now) }
       log.sshSignature(entry)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
@@ -59,7 +59,7 @@ extension Broker {
   private func sshKeyRecord(uid: UInt32, name: String, client: ClientSession)
     async throws(RPCError) -> SSHKeyRecord
   {
-    if let cached = sshKeyRecords["\(uid)/\(name)"] { return cached }
+    if let cached = sshKeys.record(uid: uid, name: name) { return cached }
     try admitStoreRequest(of: client)
     let found: SSHKeyRecord?
     do {
@@ -70,7 +70,7 @@ extension Broker {
       throw error
     }
     guard let found else { throw noSuchSSHKey(name) }
-    sshKeyRecords["\(uid)/\(name)"] = found
+    sshKeys.remember(found)
     return found
   }
 
@@ -82,7 +82,7 @@ extension Broker {
       throw storeError(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
-    let context = sshKeyContext(record)
+    let context = sshKeys.context(for: record)
     let outcome: EvaluationOutcome = await withCheckedContinuation { continuation in
       do throws(RPCError) {
         try startEvaluation(
@@ -94,23 +94,5 @@ extension Broker {
       }
     }
     return try outcome.get()
-  }
-
-  /// The daemon's context for this key and owner, whose reuse grant lets a signature within the
-  /// key's window pass without a capture. A key deleted and made again under the same name has a
-  /// new fingerprint, so it never inherits a grant. While the shared context is busy, a signature
-  /// gets a context of its own (it may not reuse, and grants nothing to the others).
-  private func sshKeyContext(_ record: SSHKeyRecord) -> AuthContext {
-    let key =
-      "\(record.uid)/\(record.name)/\(SSHPublicKey(x963: record.publicKey.x963).fingerprint)"
-    let options = ContextOptions(reuseDuration: Double(record.reuseSeconds))
-    if let context = sshKeyContexts[key] {
-      if context.inFlight == nil { return context }
-      return AuthContext(id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
-    }
-    let context = AuthContext(
-      id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
-    sshKeyContexts[key] = context
-    return context
   }
 }

@@ -46,10 +46,8 @@ public actor Broker {
   var queue = EvaluationQueue()
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
-  /// The daemon's own context of each SSH key ("uid/name"), holding the key's reuse grant.
-  var sshKeyContexts: [String: AuthContext] = [:]
-  /// The SSH keys signed with since start ("uid/name"), so a signature reads the store once.
-  var sshKeyRecords: [String: SSHKeyRecord] = [:]
+  /// The SSH keys signed with since start and their contexts (reuse grants).
+  var sshKeys = SSHKeyCache()
   var outcomes: [String: Int] = [:]
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?
