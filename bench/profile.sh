@@ -6,6 +6,7 @@
 # Usage: profile.sh LOCALAUTHD LOCALAUTHD_BENCH [N]     (`make bench-profile` runs it)
 # PROFILE_STEPS picks some of "instructions allocations syscalls" (default: all three).
 # PROFILE_KEEP=DIR keeps the raw callgrind, heaptrack and strace outputs there.
+# PROFILE_REQUEST=status profiles broker.status instead of canEvaluatePolicy.
 set -euo pipefail
 daemon=$1 bench=$2 total=${3:-20000}
 dir=$(mktemp -d /tmp/localauthd-profile.XXXXXX)
@@ -49,7 +50,9 @@ run() {
   pid=$!
   for _ in $(seq 3000); do [ -S "$dir/d.sock" ] && break; sleep 0.01; done
   sleep 0.5
-  if [ "$requests" -gt 0 ]; then "$bench" --drive "$dir/d.sock" "$clients" "$requests" >/dev/null; fi
+  if [ "$requests" -gt 0 ]; then
+    "$bench" --drive "$dir/d.sock" "$clients" "$requests" "${PROFILE_REQUEST:-canEvaluate}" >/dev/null
+  fi
   kill -TERM "$(daemon_pid "$pid")"
   wait "$pid" || true
   pid=""

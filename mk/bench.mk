@@ -4,6 +4,8 @@
 #                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
 #   make bench-profile  instructions, allocations and system calls per request (bench/profile.sh)
+#   make bench-dispatch instructions and allocations per canEvaluatePolicy and broker.status of
+#                   BENCH_BASE (a git ref, default main) against this tree (bench/dispatch-compare.sh)
 #   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser and the SSH agent
 #                   message decoder (SSHAgent) for FUZZ_SECONDS
 #   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
@@ -71,3 +73,15 @@ profile-deps:
 
 bench-profile: profile-deps bench-build
 	bench/profile.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthd-bench
+
+# The typed-dispatch row (issue 20): BENCH_BASE's daemon, built from `git archive` in the bench
+# scratch directory, against this tree's, both driven by this tree's load generator.
+BENCH_BASE ?= main
+BENCH_DISPATCH_REQUESTS ?= 10000
+.PHONY: bench-dispatch
+bench-dispatch: profile-deps bench-build
+	rm -rf $(BENCH_SCRATCH)/base-source && mkdir -p $(BENCH_SCRATCH)/base-source
+	git archive $(BENCH_BASE) | tar -x -C $(BENCH_SCRATCH)/base-source
+	cd $(BENCH_SCRATCH)/base-source && swift build -c release --scratch-path $(BENCH_SCRATCH)/base --product localauthd
+	bench/dispatch-compare.sh $(BENCH_SCRATCH)/base/release/localauthd $(BENCH_SCRATCH)/release/localauthd \
+		$(BENCH_SCRATCH)/release/localauthd-bench $(BENCH_BASE) $(BENCH_DISPATCH_REQUESTS)

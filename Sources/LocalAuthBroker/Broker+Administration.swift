@@ -3,6 +3,32 @@ import LocalAuthProtocol
 import Sensors
 
 extension Broker {
+  /// The routes of the sensor administration methods.
+  static var administrationRoutes: [MethodRoute] {
+    [
+      .answer(ListSensorsRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.listSensors(params, for: client)
+      },
+      .answer(ScriptSensorRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.scriptSensor(params, client: client)
+      },
+      .answer(EnrollRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.changeEnrollment(params, client: client, enroll: true)
+      },
+      .answer(UnenrollRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.changeEnrollment(params, client: client, enroll: false)
+      },
+      .deferred(SetPasscodeRequest.self) {
+        (broker, params, _, client, makeResponder) throws(RPCError) in
+        try broker.setPasscode(params, client: client, respond: makeResponder())
+        return nil
+      },
+      .answer(ResetLockoutRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.resetLockout(params, client: client)
+      },
+    ]
+  }
+
   func requireAdmin(_ client: ClientSession) throws(RPCError) {
     guard client.isAdmin else {
       throw RPCError(
@@ -10,8 +36,8 @@ extension Broker {
     }
   }
 
-  func sensor(named params: ParamReader) throws(RPCError) -> any SensorDriver {
-    let name = try params.nonEmptyString("sensor")
+  func sensor(named params: some SensorParams) throws(RPCError) -> any SensorDriver {
+    let name = try params.sensor()
     guard let sensor = sensors.driver(named: name) else {
       let names = sensors.drivers.map(\.name).joined(separator: ", ")
       throw RPCError(
@@ -35,16 +61,14 @@ extension Broker {
   }
 
   func startMonitoring(_ client: ClientSession) -> JSONValue {
-    if !client.monitoring {
-      baselineEnvironment()
-      client.monitoring = true
-      monitorCount += 1
-    }
+    monitors.subscribe(client, environment: environmentDigest)
     return ["subscribed": true]
   }
 
-  func listSensors(_ params: ParamReader, for client: ClientSession) throws(RPCError) -> JSONValue {
-    let owner = try requestedOwner(params, client: client)
+  func listSensors(_ params: ListSensorsRequest.Params, for client: ClientSession)
+    throws(RPCError) -> JSONValue
+  {
+    let owner = try requestedOwner(params.reader, client: client)
     let person = ownerState(owner.uid)
     return .object([
       "user": .string(owner.name), "uid": .int(Int(owner.uid)),
@@ -84,11 +108,13 @@ extension Broker {
     ])
   }
 
-  func scriptSensor(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func scriptSensor(_ params: ScriptSensorRequest.Params, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
     try requireAdmin(client)
     let driver = try sensor(named: params)
-    let lines = try params.strings("commands")
-    let replace = try params.optionalBool("replace") ?? false
+    let lines = try params.commands()
+    let replace = try params.replace()
     guard let scriptable = driver as? any ScriptableSensor else {
       throw RPCError(
         .invalidParams, "Sensor \(driver.name) cannot be scripted.", data: ["field": "sensor"])
@@ -109,13 +135,13 @@ extension Broker {
     return ["queued": .int(queued)]
   }
 
-  func changeEnrollment(_ params: ParamReader, client: ClientSession, enroll: Bool) throws(RPCError)
-    -> JSONValue
+  func changeEnrollment(_ params: EnrollmentParams, client: ClientSession, enroll: Bool)
+    throws(RPCError) -> JSONValue
   {
     try requireAdmin(client)
     let driver = try sensor(named: params)
-    let owner = try requestedOwner(params, client: client)
-    let identity = try params.nonEmptyString("identity")
+    let owner = try requestedOwner(params.reader, client: client)
+    let identity = try params.identity()
     guard ScriptCommand.isSaneIdentity(identity) else {
       throw .invalidParams("identity", ScriptCommand.identityRule)
     }
@@ -132,20 +158,19 @@ extension Broker {
   /// a user sets their own, proving the old one when one is set. A wrong old passcode counts as a failed
   /// passcode (with its back-off). Hashing runs off the loop, so the answer comes later.
   func setPasscode(
-    _ params: ParamReader, client: ClientSession, respond: any Responder
+    _ params: SetPasscodeRequest.Params, client: ClientSession, respond: any Responder
   ) throws(RPCError) {
-    let owner = try requestedOwner(params, client: client)
-    guard params.object.contains("passcode") else {
+    let owner = try requestedOwner(params.reader, client: client)
+    guard let passcode = try params.passcode() else {
       throw .invalidParams("passcode", "is required (digits or null)")
     }
-    let passcode = try params.optionalString("passcode")
     if let passcode {
       guard (4...16).contains(passcode.count), passcode.allSatisfy({ $0.isASCII && $0.isNumber })
       else {
         throw .invalidParams("passcode", "must be 4–16 digits, or null to clear")
       }
     }
-    let old = try params.optionalString("oldPasscode")
+    let old = try params.oldPasscode()
     try checkFirstPasscodeSetter(client, owner: owner.uid)
     let current = ownerState(owner.uid)
     let mustProve = !client.isAdmin && current.passcode != nil
@@ -162,12 +187,11 @@ extension Broker {
     // Hashing is slow on purpose and runs on one thread: one change at a time per caller's uid, so
     // nobody can queue up hashing work that delays everyone else's passcode checks.
     let caller = client.peer.uid
-    guard !passcodeChangesInFlight.contains(caller) else {
+    guard owners.beginPasscodeChange(by: caller) else {
       throw RPCError.limit("PasscodeChangesPerUID", 1, "passcode changes in progress for this uid")
     }
-    passcodeChangesInFlight.insert(caller)
     Task {
-      defer { self.passcodeChangesInFlight.remove(caller) }
+      defer { self.owners.endPasscodeChange(by: caller) }
       if mustProve, let old {
         // One guess like any other: judged against the back-off when it is checked.
         switch await self.judgePasscodeGuess(.typed(old), owner: owner.uid) {
@@ -211,9 +235,11 @@ extension Broker {
       data: ["reason": "passcodeDelay", "retryAfterSeconds": .int(seconds)])
   }
 
-  func resetLockout(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func resetLockout(_ params: ResetLockoutRequest.Params, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
     try requireAdmin(client)
-    let owner = try requestedOwner(params, client: client)
+    let owner = try requestedOwner(params.reader, client: client)
     updateOwner(owner.uid) { $0.passcodeSucceeded() }
     announceEnvironmentChange()
     return [:]

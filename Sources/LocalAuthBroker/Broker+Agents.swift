@@ -2,24 +2,29 @@ import LocalAuthProtocol
 import Sensors
 
 extension Broker {
-  /// agent.register, agent.unregister, agent.respond and agent.list; nil for any other method.
-  func handleAgent(_ request: RPCRequest, params: ParamReader, client: ClientSession)
-    throws(RPCError) -> JSONValue?
-  {
-    switch request.method {
-    case Method.agentRegister: return try registerAgent(params, client: client)
-    case Method.agentUnregister:
-      unregisterAgent(of: client)
-      return [:]
-    case Method.agentRespond: return try respond(params, client: client)
-    case Method.agentList: return try listAgents(params, client: client)
-    default: return nil
-    }
+  /// The routes of agent.register, agent.unregister, agent.respond and agent.list.
+  static var agentRoutes: [MethodRoute] {
+    [
+      .answer(AgentRegisterRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.registerAgent(params, client: client)
+      },
+      .answer(AgentUnregisterRequest.self) { (broker, _, client) throws(RPCError) in
+        broker.unregisterAgent(of: client)
+        return [:]
+      },
+      .answer(AgentRespondRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.respond(params, client: client)
+      },
+      .answer(AgentListRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.listAgents(params, client: client)
+      },
+    ]
   }
 
   /// Registers the connection as the prompt agent of its own uid (SO_PEERCRED): for the user (default), for
   /// its own logind session (`scope: "session"`), or for one process of the same user (`scope: "process", pid`).
-  private func registerAgent(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func registerAgent(_ params: AgentRegisterRequest.Params, client: ClientSession)
+    throws(RPCError)
     -> JSONValue
   {
     guard client.agent == nil else {
@@ -28,7 +33,7 @@ extension Broker {
         data: ["reason": "alreadyRegistered"])
     }
     let scope: PromptAgent.Scope
-    switch try params.optionalString("scope") ?? "user" {
+    switch try params.scope() {
     case "user": scope = .user
     case "session":
       guard let session = client.peer.loginSession else {
@@ -36,7 +41,7 @@ extension Broker {
       }
       scope = .session(session)
     case "process":
-      guard let pid = try params.optionalInt("pid", in: 1...Int(Int32.max)) else {
+      guard let pid = try params.pid() else {
         throw .invalidParams("pid", "is required with scope 'process'")
       }
       guard processes.owner(ofProcess: Int32(pid)) == client.peer.uid else {
@@ -46,25 +51,9 @@ extension Broker {
     default:
       throw .invalidParams("scope", "must be 'user', 'session' or 'process'")
     }
-    // As polkit does: one agent per scope; the first is never silently replaced.
-    if let serving = agents.first(where: {
-      $0.uid == client.peer.uid && $0.scope == scope && $0.connection.connected
-    }) {
-      throw RPCError(
-        .alreadyInProgress,
-        "A prompt agent already serves this scope (pid \(serving.pid)); stop it first.",
-        data: ["reason": "agentExists", "pid": .int(Int(serving.pid)), "scope": scope.json])
-    }
-    let mine = agents.filter { $0.uid == client.peer.uid }.count
-    guard mine < configuration.maxAgentsPerUser else {
-      throw RPCError.limit(
-        "MaxAgentsPerUser", configuration.maxAgentsPerUser, "prompt agents of this user")
-    }
-    nextAgentNumber += 1
-    let agent = PromptAgent(
-      id: "agent-\(nextAgentNumber)", connection: client, scope: scope, number: nextAgentNumber,
+    let agent = try agents.register(
+      client, scope: scope, limit: configuration.maxAgentsPerUser,
       since: Int64(WallClock.nowMilliseconds() / 1000))
-    agents.append(agent)
     client.agent = agent
     return [
       "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),
@@ -76,7 +65,7 @@ extension Broker {
   func unregisterAgent(of client: ClientSession) {
     guard let agent = client.agent else { return }
     client.agent = nil
-    agents.removeAll { $0 === agent }
+    agents.remove(agent)
     for evaluation in evaluations.values where evaluation.agent === agent {
       evaluation.agent = nil
       if evaluation.phase == .running {
@@ -90,17 +79,7 @@ extension Broker {
   func agent(for evaluation: Evaluation) -> PromptAgent? {
     // System evaluations are the module's own prompt: no agent shows or answers them.
     guard !evaluation.isSystem else { return nil }
-    let owner = evaluation.owner.uid
-    let candidates = agents.filter { $0.uid == owner && $0.connection.connected }
-    guard !candidates.isEmpty else { return nil }
-    let fitting = candidates.filter { agent in
-      switch agent.scope {
-      case .user: return true
-      case .process(let pid): return pid == evaluation.client.peer.pid
-      case .session(let id): return evaluation.client.peer.loginSession == id
-      }
-    }
-    return fitting.max { ($0.scope.rank, $0.number) < ($1.scope.rank, $1.number) }
+    return agents.agent(owner: evaluation.owner.uid, requester: evaluation.client.peer)
   }
 
   /// Shows a starting evaluation on its owner's agent, if there is one.
@@ -136,9 +115,11 @@ extension Broker {
 
   /// agent.respond {requestID, action: cancel | fallback | passcode, passcode?}: only the agent showing
   /// the prompt may answer it; anyone else gets notFound, as if the prompt did not exist.
-  private func respond(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-    let requestID = try params.nonEmptyString("requestID")
-    let action = try params.nonEmptyString("action")
+  private func respond(_ params: AgentRespondRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
+  {
+    let requestID = try params.requestID()
+    let action = try params.action()
     guard let agent = client.agent, let evaluation = evaluations[requestID],
       evaluation.agent === agent, evaluation.phase == .running
     else {
@@ -151,7 +132,7 @@ extension Broker {
     case "cancel": answer = .cancel
     case "fallback": answer = .fallback
     case "passcode":
-      let passcode = try params.nonEmptyString("passcode")
+      let passcode = try params.passcode()
       guard (1...64).contains(passcode.utf8.count) else {
         throw .invalidParams("passcode", "must be 1–64 bytes")
       }
@@ -186,20 +167,22 @@ extension AgentAnswers.Answer {
 extension Broker {
   /// agent.list {user?}: the caller's own agents (root and admins: any user's, with `user`), each
   /// `{pid, scope, session?, process?, since}` with `since` in seconds since the epoch.
-  func listAgents(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func listAgents(_ params: AgentListRequest.Params, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
     let uid: UInt32
-    if let raw = params.object["user"], raw != .null {
+    if params.user() != nil {
       if client.isAdmin {
-        uid = try requestedOwner(params, client: client).uid
+        uid = try requestedOwner(params.reader, client: client).uid
       } else {
         // Anyone may name themselves; naming another user is refused inside.
-        _ = try requestedOwner(params, client: client)
+        _ = try requestedOwner(params.reader, client: client)
         uid = client.peer.uid
       }
     } else {
       uid = client.peer.uid
     }
-    let listed = agents.filter { $0.uid == uid && $0.connection.connected }.map {
+    let listed = agents.connected(uid: uid).map {
       agent -> JSONValue in
       var entry: JSONObject = [
         "pid": .int(Int(agent.pid)), "scope": .string(agent.scope.kind),

@@ -5,15 +5,16 @@ import Sensors
 /// The broker's side of the detectors and traces: the lifecycle hooks (submitted, started, sensor
 /// events, feedback, finished, invalidated) and the `broker.findings` / `broker.trace` methods.
 extension Broker {
-  /// Answers the diagnostics methods; nil for any other method.
-  func handleDiagnostics(_ request: RPCRequest, params: ParamReader, client: ClientSession)
-    throws(RPCError) -> Result<JSONValue, RPCError>?
-  {
-    switch request.method {
-    case Method.brokerFindings: return .success(try findings(params, client: client))
-    case Method.brokerTrace: return .success(try trace(params, client: client))
-    default: return nil
-    }
+  /// The routes of `broker.findings` and `broker.trace`.
+  static var diagnosticsRoutes: [MethodRoute] {
+    [
+      .answer(FindingsRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.findings(params, client: client)
+      },
+      .answer(TraceRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.trace(params, client: client)
+      },
+    ]
   }
 
   /// The clock's time, for traces (converted to milliseconds since start only when shown).
@@ -114,9 +115,10 @@ extension Broker {
     client.isAdmin || client.peer.uid == uid
   }
 
-  private func findings(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue
+  private func findings(_ params: FindingsRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
-    let appID = try params.optionalString("appID")
+    let appID = try params.appID()
     let visible = diagnostics.findings.filter {
       maySee($0.clientUID, client) && (appID == nil || $0.appID == appID)
     }
@@ -128,9 +130,11 @@ extension Broker {
     ]
   }
 
-  private func trace(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-    let appID = try params.optionalString("appID")
-    let pid = try params.optionalInt("pid", in: 1...Int(Int32.max))
+  private func trace(_ params: TraceRequest.Params, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let appID = try params.appID()
+    let pid = try params.pid()
     let traces = diagnostics.traces { trace in
       maySee(trace.clientUID, client) && (appID == nil || trace.appID == appID)
         && (pid == nil || Int(trace.clientPID) == pid)

@@ -4,7 +4,7 @@ extension Broker {
   /// What a client's LAEnvironment shows, reduced to one string: sensor availability, and for
   /// every owner the daemon knows, its enrolled identities, lockout and whether a passcode is set.
   var environmentDigest: String {
-    let uids = Set(owners.keys).union([configuration.setupOwner]).sorted()
+    let uids = Set(owners.states.keys).union([configuration.setupOwner]).sorted()
     var parts: [String] = sensors.drivers.map { driver in
       let state = driver.state(for: configuration.setupOwner)
       return "\(state.name):\(state.available):\(state.connected)"
@@ -21,21 +21,11 @@ extension Broker {
     return parts.joined(separator: "|")
   }
 
-  /// Takes the current environment as the one monitors know (when the first one subscribes).
-  func baselineEnvironment() {
-    if monitorCount == 0 { lastEnvironmentDigest = environmentDigest }
-  }
-
   /// Tells every monitoring client `monitor.event {event: "environment"}` when the environment
   /// changed since the last announcement (LAEnvironment observers refresh on it). Carries no
   /// details: each client reads what it may see with `sensors.list`.
   func announceEnvironmentChange() {
-    guard monitorCount > 0 else { return }
-    let digest = environmentDigest
-    guard digest != lastEnvironmentDigest else { return }
-    lastEnvironmentDigest = digest
-    for client in clients.values where client.monitoring {
-      client.channel.notify(Notification.monitorEvent, ["event": "environment"])
-    }
+    guard !monitors.isEmpty else { return }
+    monitors.announce(environment: environmentDigest)
   }
 }

@@ -109,7 +109,7 @@ extension Broker {
   func authorizeHandoff(
     _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
-  ) throws(RPCError) -> RightsAnswer {
+  ) throws(RPCError) -> MethodAnswer {
     let id = try handoffID(params)
     let policy = try params.policy()
     let reason = try params.nonEmptyString("localizedReason")
@@ -141,13 +141,14 @@ extension Broker {
       case .failure(let error): responder.respond(.failure(error))
       case .success(let handoff):
         do throws(RPCError) {
-          let completion = HandoffAuthorizationResponder(
-            broker: self, handoff: handoff, client: client, responder: responder)
-          if let immediate = try self.startEvaluation(
+          try self.startEvaluation(
             client: client, policy: policy, reason: reason, contextID: contextID, rpcID: rpcID,
-            makeResponder: { completion }, allowReuse: false)
-          {
-            completion.respond(immediate)
+            allowReuse: false
+          ) { outcome in
+            Task {
+              await self.completeHandoffAuthorization(
+                handoff, client: client, outcome, responder: responder)
+            }
           }
         } catch {
           responder.respond(.failure(error))
@@ -159,11 +160,14 @@ extension Broker {
 
   /// Marks the handoff authorized once the user proved presence, tells the creator's app, and answers.
   func completeHandoffAuthorization(
-    _ handoff: HandoffRecord, client: ClientSession, _ outcome: Result<JSONValue, RPCError>,
+    _ handoff: HandoffRecord, client: ClientSession, _ outcome: EvaluationOutcome,
     responder: any Responder
   ) async {
-    guard case .success(let value) = outcome else {
-      responder.respond(outcome)
+    let success: EvaluationSuccess
+    switch outcome {
+    case .success(let value): success = value
+    case .failure(let error):
+      responder.respond(.failure(error))
       return
     }
     let uid = client.peer.uid
@@ -191,7 +195,7 @@ extension Broker {
     responder.respond(
       .success([
         "handoff": .string(handoff.id), "state": .string(RightStateName.authorized),
-        "requestID": value.objectValue?["requestID"],
+        "requestID": .string(success.requestID),
       ]))
   }
 
@@ -205,27 +209,5 @@ extension Broker {
       try store.redeemHandoff(id: id, uid: uid, appID: appID, now: now)
     }
     return ["payload": .string(Base64.encode(payload))]
-  }
-}
-
-/// The responder of a handoff authorization's evaluation: on success it first marks the handoff authorized
-/// (off the event loop), then answers through the request's own responder.
-struct HandoffAuthorizationResponder: Responder {
-  /// The broker that ran the evaluation.
-  let broker: Broker
-  /// The handoff being authorized.
-  let handoff: HandoffRecord
-  /// The authorizing client.
-  let client: ClientSession
-  /// The request's responder.
-  let responder: any Responder
-
-  /// Finishes the authorization on the broker.
-  func respond(_ result: Result<JSONValue, RPCError>) {
-    let (broker, handoff, client, responder) = (broker, handoff, client, responder)
-    Task {
-      await broker.completeHandoffAuthorization(
-        handoff, client: client, result, responder: responder)
-    }
   }
 }

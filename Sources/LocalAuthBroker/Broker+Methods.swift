@@ -2,72 +2,47 @@ import LocalAuthProtocol
 import Sensors
 
 extension Broker {
-  /// Handles one request from a client: returns the answer now, or nil when it comes later
-  /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
-  public func handle(
-    _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
-  ) -> Result<JSONValue, RPCError>? {
-    do throws(RPCError) {
-      let params = ParamReader(request.params)
-      switch request.method {
-      case Method.evaluatePolicy:
-        return try evaluate(params, client: client, rpcID: request.id, makeResponder: makeResponder)
-      case Method.canEvaluatePolicy: return .success(try canEvaluate(params, client: client))
-      case Method.hello: return .success(try hello(params, client: client))
-      case Method.setActive: return .success(try setActive(params, client: client))
-      case Method.contextCreate: return .success(try createContext(params, client: client))
-      case Method.invalidate: return .success(try invalidate(params, client: client))
-      case Method.cancel: return .success(try cancel(params, client: client))
-      case Method.domainState: return .success(try domainState(params, client: client))
-      case Method.brokerStatus: return .success(status())
-      case Method.brokerMonitor: return .success(startMonitoring(client))
-      case Method.sensorsList: return .success(try listSensors(params, for: client))
-      case Method.sensorsScript: return .success(try scriptSensor(params, client: client))
-      case Method.sensorsEnroll:
-        return .success(try changeEnrollment(params, client: client, enroll: true))
-      case Method.sensorsUnenroll:
-        return .success(try changeEnrollment(params, client: client, enroll: false))
-      case Method.sensorsSetPasscode:
-        try setPasscode(params, client: client, respond: makeResponder())
-        return nil
-      case Method.sensorsResetLockout: return .success(try resetLockout(params, client: client))
-      default:
-        if let answer = try handleDiagnostics(request, params: params, client: client) {
-          return answer
-        }
-        if let answer = try handleAgent(request, params: params, client: client) {
-          return .success(answer)
-        }
-        if let answer = try handleSSHKeys(request, params: params, client: client, makeResponder) {
-          return answer
-        }
-        if let answer = try handleRights(
-          request, params: params, client: client, makeResponder: makeResponder)
-        {
-          return answer
-        }
-        throw RPCError(
-          .methodNotFound, "Method not found: \(request.method).",
-          data: ["method": .string(request.method)])
-      }
-    } catch {
-      return .failure(error)
-    }
-  }
-
-  /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
-  public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder)
-    -> Result<
-      JSONValue, RPCError
-    >?
-  {
-    handle(request, from: client) { responder }
+  /// The routes of the session, context and evaluation methods and of `broker.status`.
+  static var sessionRoutes: [MethodRoute] {
+    [
+      .deferred(EvaluatePolicyRequest.self) {
+        (broker, params, request, client, makeResponder) throws(RPCError) in
+        try broker.evaluate(params, client: client, rpcID: request.id, makeResponder: makeResponder)
+      },
+      .answer(CanEvaluatePolicyRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.canEvaluate(params, client: client)
+      },
+      .answer(HelloRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.hello(params, client: client)
+      },
+      .answer(SetActiveRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.setActive(params, client: client)
+      },
+      .answer(CreateContextRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.createContext(params, client: client)
+      },
+      .answer(InvalidateContextRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.invalidate(params, client: client)
+      },
+      .answer(CancelEvaluationRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.cancel(params, client: client)
+      },
+      .answer(DomainStateRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.domainState(params, client: client)
+      },
+      .answer(BrokerStatusRequest.self) { (broker, _, _) throws(RPCError) in broker.status() },
+      .answer(MonitorRequest.self) { (broker, _, client) throws(RPCError) in
+        broker.startMonitoring(client)
+      },
+    ]
   }
 
   // MARK: Session
 
-  private func hello(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
-    let info = ParamReader(try params.object("client"))
+  private func hello(_ params: HelloRequest.Params, client: ClientSession) throws(RPCError)
+    -> JSONValue
+  {
+    let info = try params.client()
     let name = try info.nonEmptyString("name")
     guard name.utf8.count <= 256 else {
       throw .invalidParams("client.name", "must be at most 256 bytes")
@@ -75,7 +50,7 @@ extension Broker {
     _ = try checkedName(name, field: "client.name")
     let appID = try checkedName(try info.optionalString("appID"), field: "client.appID")
     let interactive = try info.optionalBool("interactive")
-    if let version = try params.optionalInt("protocol", in: Int.min...Int.max),
+    if let version = try params.protocolVersion(),
       version != protocolVersion
     {
       throw .invalidParams(
@@ -93,9 +68,10 @@ extension Broker {
     ]
   }
 
-  private func setActive(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue
+  private func setActive(_ params: SetActiveRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
-    let active = try params.bool("active")
+    let active = try params.active()
     client.active = active
     if !active, let current = running, current.client === client {
       finish(current, .failure(error(.systemCancel, current, reason: "inactive")))
@@ -105,10 +81,10 @@ extension Broker {
 
   // MARK: Contexts
 
-  private func createContext(_ params: ParamReader, client: ClientSession) throws(RPCError)
-    -> JSONValue
+  private func createContext(_ params: CreateContextRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
-    let options = try ContextOptions(params: params.object)
+    let options = try params.options()
     _ = try checkedText(options.localizedFallbackTitle, field: "localizedFallbackTitle")
     _ = try checkedText(options.localizedCancelTitle, field: "localizedCancelTitle")
     guard client.contexts.count < configuration.maxContextsPerClient else {
@@ -135,14 +111,14 @@ extension Broker {
     return context
   }
 
-  private func canEvaluate(_ params: ParamReader, client: ClientSession) throws(RPCError)
-    -> JSONValue
+  private func canEvaluate(_ params: CanEvaluatePolicyRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
     let policy = try params.policy()
-    let owner = try requestedOwnerUID(params, client: client)
-    let system = try systemRequest(params, client: client, owner: owner)
+    let owner = try requestedOwnerUID(params.reader, client: client)
+    let system = try systemRequest(params.reader, client: client, owner: owner)
     let biometry = JSONValue.string(biometryType.rawValue)
-    if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
+    if let id = try params.context(), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
     }
     if let system {
@@ -168,10 +144,10 @@ extension Broker {
     ]
   }
 
-  private func invalidate(_ params: ParamReader, client: ClientSession) throws(RPCError)
-    -> JSONValue
+  private func invalidate(_ params: InvalidateContextRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
-    let context = try context(try params.nonEmptyString("context"), of: client)
+    let context = try context(try params.context(), of: client)
     if !context.invalidated { diagnoseInvalidated(context, client: client) }
     context.invalidated = true
     if let evaluation = context.inFlight {
@@ -181,15 +157,17 @@ extension Broker {
     return [:]
   }
 
-  private func cancel(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  private func cancel(_ params: CancelEvaluationRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
+  {
     let target: Evaluation?
-    if let requestID = try params.optionalString("requestID") {
+    if let requestID = try params.requestID() {
       // A system evaluation is cancelled only by the client that asked for it (the module).
       let found = evaluations[requestID]
       target = found.flatMap {
         $0.client === client || (client.isAdmin && !$0.isSystem) ? $0 : nil
       }
-    } else if let raw = params.object["id"], let rpcID = RequestID(json: raw), rpcID != .null {
+    } else if let rpcID = params.id() {
       target = client.evaluations.values.first { $0.rpcID == rpcID }
     } else {
       throw .invalidParams(
@@ -200,13 +178,13 @@ extension Broker {
     return ["cancelled": true, "requestID": .string(evaluation.requestID)]
   }
 
-  private func domainState(_ params: ParamReader, client: ClientSession) throws(RPCError)
-    -> JSONValue
+  private func domainState(_ params: DomainStateRequest.Params, client: ClientSession)
+    throws(RPCError) -> JSONValue
   {
-    if let id = try params.optionalString("context"), try context(id, of: client).invalidated {
+    if let id = try params.context(), try context(id, of: client).invalidated {
       throw RPCError(.invalidContext)
     }
-    let owner = try requestedOwnerUID(params, client: client)
+    let owner = try requestedOwnerUID(params.reader, client: client)
     let hash = appDomainState(owner: owner, client: client)
     return ["biometry": ["stateHash": hash.map(JSONValue.string) ?? .null]]
   }
@@ -216,20 +194,20 @@ extension Broker {
   /// `evaluatePolicy`: every call gets its requestID first, so a refusal (invalid params,
   /// invalidContext, alreadyInProgress, queueFull) carries it in `error.data` and is logged.
   private func evaluate(
-    _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
+    _ params: EvaluatePolicyRequest.Params, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> Result<JSONValue, RPCError>? {
     let requestID = makeUUID()
     do {
       let requested = try params.policy()
-      let reason = try params.nonEmptyString("localizedReason")
-      let owner = try requestedOwner(params, client: client)
-      let system = try systemRequest(params, client: client, owner: owner.uid)
+      let reason = try params.localizedReason()
+      let owner = try requestedOwner(params.reader, client: client)
+      let system = try systemRequest(params.reader, client: client, owner: owner.uid)
       // A system evaluation is biometric-only whatever the client asks for (the module's `policy=`).
       let policy = system == nil ? requested : .deviceOwnerAuthenticationWithBiometrics
       return try startEvaluation(
         client: client, policy: policy, reason: reason, owner: owner, system: system,
-        contextID: try params.optionalString("context"), rpcID: rpcID,
+        contextID: try params.context(), rpcID: rpcID,
         makeResponder: makeResponder, requestID: requestID)
     } catch {
       throw refused(error, requestID: requestID, client: client)
@@ -248,76 +226,5 @@ extension Broker {
       "evaluation \(requestID) refused: \(error.code.name) (client pid \(client.peer.pid) uid \(client.peer.uid))"
     )
     return error
-  }
-
-  /// Starts an evaluation (evaluatePolicy, right.authorize, handoff.authorize): answers at once when no
-  /// prompt is needed or possible, else queues it and returns nil. `transform` turns the outcome into
-  /// the method's own answer (it also runs for immediate outcomes).
-  func startEvaluation(
-    client: ClientSession, policy: Policy, reason: String, owner: SensorOwner? = nil,
-    system: SystemRequest? = nil, contextID: String?, rpcID: RequestID?,
-    makeResponder: () -> any Responder, allowReuse: Bool = true,
-    transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)? = nil,
-    requestID: String? = nil, context daemonContext: AuthContext? = nil
-  ) throws(RPCError) -> Result<JSONValue, RPCError>? {
-    _ = try checkedText(reason, field: "localizedReason")
-    let context: AuthContext
-    if let daemonContext {
-      context = daemonContext
-    } else if let id = contextID {
-      context = try self.context(id, of: client)
-      if context.invalidated { throw RPCError(.invalidContext) }
-      if let busy = context.inFlight {
-        throw RPCError(
-          .alreadyInProgress, "The context already has an evaluation in progress.",
-          data: ["requestID": .string(busy.requestID)])
-      }
-    } else {
-      context = AuthContext(
-        id: "ctx-" + makeUUID().lowercased(), options: ContextOptions(), explicit: false)
-    }
-    let evaluation = Evaluation(
-      requestID: requestID ?? makeUUID(), client: client, context: context, policy: policy,
-      reason: reason, owner: owner ?? defaultOwner(of: client), rpcID: rpcID,
-      responder: DiscardingResponder())
-    evaluation.mayReuse = allowReuse
-    evaluation.system = system
-    if let immediate = immediateOutcome(evaluation) {
-      evaluation.phase = .finished
-      account(immediate, of: evaluation, successReason: "reused")
-      return transform?(immediate) ?? immediate
-    }
-    evaluation.responder = makeResponder()
-    evaluation.transform = transform
-    enqueue(evaluation)
-    return nil
-  }
-
-  /// The outcome known without a prompt: reuse, unavailability, non-interactive, a full queue.
-  private func immediateOutcome(_ evaluation: Evaluation) -> Result<JSONValue, RPCError>? {
-    let context = evaluation.context
-    if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
-    if let system = evaluation.system {
-      if case .failure(var refusal) = systemAvailability(owner: evaluation.owner.uid, system) {
-        refusal.data["requestID"] = .string(evaluation.requestID)
-        return .failure(refusal)
-      }
-    } else if case .failure(let code) = availability(
-      of: evaluation.policy, owner: evaluation.owner.uid)
-    {
-      return .failure(error(code, evaluation))
-    }
-    if evaluation.mayReuse
-      && mayReuse(context, for: evaluation.policy, owner: evaluation.owner.uid)
-    {
-      return success(evaluation, sensor: nil, reused: true)
-    }
-    if !evaluation.client.interactive || context.options.interactionNotAllowed {
-      return .failure(error(.notInteractive, evaluation))
-    }
-    if running != nil, let refusal = queueRefusal(for: evaluation) {
-      return .failure(refusal)
-    }
-    return nil
   }
 }

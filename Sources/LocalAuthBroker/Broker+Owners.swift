@@ -81,15 +81,11 @@ extension Broker {
   }
 
   /// An owner's state (a fresh one for an account never seen).
-  func ownerState(_ uid: UInt32) -> OwnerState { owners[uid] ?? OwnerState(uid: uid) }
+  func ownerState(_ uid: UInt32) -> OwnerState { owners[uid] }
 
   /// Changes an owner's state and writes it to the store through the store worker (never on the loop).
   func updateOwner(_ uid: UInt32, _ change: (inout OwnerState) -> Void) {
-    let before = ownerState(uid)
-    var state = before
-    change(&state)
-    guard state != before else { return }
-    owners[uid] = state
+    guard let state = owners.update(uid, change) else { return }
     persist(state)
   }
 

@@ -23,10 +23,10 @@ extension Broker {
     if let notBefore = ownerState(owner).passcodeRetryNotBefore, time.now() < notBefore {
       return .notJudged(retryAfterSeconds: secondsUntil(notBefore))
     }
-    guard passcodeGuessesInFlight.insert(owner).inserted else {
+    guard owners.beginGuess(at: owner) else {
       return .notJudged(retryAfterSeconds: 1)
     }
-    defer { passcodeGuessesInFlight.remove(owner) }
+    defer { owners.endGuess(at: owner) }
     let right: Bool
     switch guess {
     case .scripted(let scripted): right = scripted

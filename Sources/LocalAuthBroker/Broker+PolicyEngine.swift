@@ -15,7 +15,7 @@ extension Broker {
   /// Runs an evaluation against the sensors per docs/protocol.md, "Evaluation semantics", and
   /// returns its outcome. Ends with appCancel when its task is cancelled (the canceller has already
   /// answered).
-  func run(_ evaluation: Evaluation) async -> Result<JSONValue, RPCError> {
+  func run(_ evaluation: Evaluation) async -> EvaluationOutcome {
     do {
       return try await runPolicy(evaluation)
     } catch let failure as SensorFailure where !Task.isCancelled {
@@ -25,7 +25,7 @@ extension Broker {
     }
   }
 
-  private func runPolicy(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
+  private func runPolicy(_ evaluation: Evaluation) async throws -> EvaluationOutcome {
     let owner = evaluation.owner.uid
     if let system = evaluation.system {
       // Biometric-only, on the owner's enrolled identities; no passcode stage, no agent.
@@ -115,9 +115,9 @@ extension Broker {
     }
   }
 
-  private func biometricOnlyOutcome(_ stage: BiometricStage, _ evaluation: Evaluation) -> Result<
-    JSONValue, RPCError
-  > {
+  private func biometricOnlyOutcome(_ stage: BiometricStage, _ evaluation: Evaluation)
+    -> EvaluationOutcome
+  {
     switch stage {
     case .matched(let name): success(evaluation, sensor: name)
     case .cancelled: .failure(error(.userCancel, evaluation))
@@ -128,13 +128,12 @@ extension Broker {
     }
   }
 
-  func success(_ evaluation: Evaluation, sensor: String?, reused: Bool = false) -> Result<
-    JSONValue, RPCError
-  > {
+  func success(_ evaluation: Evaluation, sensor: String?, reused: Bool = false)
+    -> EvaluationOutcome
+  {
     .success(
       EvaluationSuccess(
-        requestID: evaluation.requestID, policy: evaluation.policy, sensor: sensor, reused: reused
-      ).json)
+        requestID: evaluation.requestID, policy: evaluation.policy, sensor: sensor, reused: reused))
   }
 
   func feedback(
@@ -220,7 +219,7 @@ extension Broker {
 
   /// The passcode prompt: tries until right or cancelled; from the configured failure on, each
   /// further try waits out an escalating delay on the injected clock.
-  private func passcodeStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError> {
+  private func passcodeStage(_ evaluation: Evaluation) async throws -> EvaluationOutcome {
     let owner = evaluation.owner.uid
     guard case .success(let sensor) = passcodeAvailability(owner: owner) else {
       return .failure(error(.passcodeNotSet, evaluation))
@@ -343,8 +342,7 @@ extension Broker {
   }
 
   /// The companion (watch) approval.
-  private func companionStage(_ evaluation: Evaluation) async throws -> Result<JSONValue, RPCError>
-  {
+  private func companionStage(_ evaluation: Evaluation) async throws -> EvaluationOutcome {
     guard case .success(let sensor) = companionAvailability(owner: evaluation.owner.uid) else {
       return .failure(error(.companionNotAvailable, evaluation))
     }

@@ -1,76 +1,72 @@
 import LocalAuthProtocol
 
-/// The answer of a rights method: a result now, or nil when it comes later through the responder.
-typealias RightsAnswer = Result<JSONValue, RPCError>?
-
 extension Broker {
-  /// Handles the rights, store, key, secret and handoff methods (docs/protocol.md, "Rights and
-  /// keys"). Returns nil for any other method, `.some(nil)` when the answer comes later (an
-  /// authorization runs), else the answer.
-  func handleRights(
-    _ request: RPCRequest, params: ParamReader, client: ClientSession,
-    makeResponder: () -> any Responder
-  ) throws(RPCError) -> RightsAnswer? {
-    switch request.method {
-    case Method.rightCreate: return .success(try createRight(params, client: client))
-    case Method.rightAuthorize:
-      return try authorizeRight(
-        params, client: client, rpcID: request.id, makeResponder: makeResponder)
-    case Method.rightCheckCanAuthorize:
-      return .success(try checkCanAuthorize(params, client: client))
-    case Method.rightDeauthorize: return .success(try deauthorizeRight(params, client: client))
-    case Method.rightState: return .success(try rightState(params, client: client))
-    case Method.rightRelease: return .success(try releaseRight(params, client: client))
-    case Method.rightStoreSave:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.saveRight(params, client: client)
-      }
-    case Method.rightStoreRight:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.loadRight(params, client: client)
-      }
-    case Method.rightStoreRemove:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.removeRight(params, client: client)
-      }
-    case Method.rightStoreRemoveAll:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.removeAllRights(client: client)
-      }
-    case Method.keyPublicKey: return .success(try publicKey(params, client: client))
-    case Method.keySign:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.sign(params, client: client)
-      }
-    case Method.keyDecrypt:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.decrypt(params, client: client)
-      }
-    case Method.keyExchangeKeys:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.exchangeKeys(params, client: client)
-      }
-    case Method.secretLoad:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.loadSecret(params, client: client)
-      }
-    case Method.handoffCreate:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.createHandoff(params, client: client)
-      }
-    case Method.handoffList:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.listHandoffs(client: client)
-      }
-    case Method.handoffAuthorize:
-      return try authorizeHandoff(
-        params, client: client, rpcID: request.id, makeResponder: makeResponder)
-    case Method.handoffRedeem:
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.redeemHandoff(params, client: client)
-      }
-    default: return nil
-    }
+  /// The routes of the rights, store, key, secret and handoff methods (docs/protocol.md, "Rights
+  /// and keys"). Store work answers later, off the loop (`answerAfterStore`).
+  static var rightsRoutes: [MethodRoute] {
+    [
+      .answer(RightCreateRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.createRight(params.reader, client: client)
+      },
+      .answer(RightCheckCanAuthorizeRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.checkCanAuthorize(params.reader, client: client)
+      },
+      .answer(RightDeauthorizeRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.deauthorizeRight(params.reader, client: client)
+      },
+      .answer(RightStateRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.rightState(params.reader, client: client)
+      },
+      .answer(RightReleaseRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.releaseRight(params.reader, client: client)
+      },
+      .answer(PublicKeyRequest.self) { (broker, params, client) throws(RPCError) in
+        try broker.publicKey(params.reader, client: client)
+      },
+      .deferred(RightAuthorizeRequest.self) {
+        (broker, params, request, client, makeResponder) throws(RPCError) in
+        try broker.authorizeRight(
+          params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
+      },
+      .deferred(HandoffAuthorizeRequest.self) {
+        (broker, params, request, client, makeResponder) throws(RPCError) in
+        try broker.authorizeHandoff(
+          params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
+      },
+      .afterStore(SaveRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.saveRight(params.reader, client: client)
+      },
+      .afterStore(LoadRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.loadRight(params.reader, client: client)
+      },
+      .afterStore(RemoveRightRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.removeRight(params.reader, client: client)
+      },
+      .afterStore(RemoveAllRightsRequest.self) { (broker, _, client) async throws(RPCError) in
+        try await broker.removeAllRights(client: client)
+      },
+      .afterStore(KeySignRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.sign(params.reader, client: client)
+      },
+      .afterStore(KeyDecryptRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.decrypt(params.reader, client: client)
+      },
+      .afterStore(KeyExchangeRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.exchangeKeys(params.reader, client: client)
+      },
+      .afterStore(SecretLoadRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.loadSecret(params.reader, client: client)
+      },
+      .afterStore(HandoffCreateRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.createHandoff(params.reader, client: client)
+      },
+      .afterStore(HandoffListRequest.self) { (broker, _, client) async throws(RPCError) in
+        try await broker.listHandoffs(client: client)
+      },
+      .afterStore(HandoffRedeemRequest.self) { (broker, params, client) async throws(RPCError) in
+        try await broker.redeemHandoff(params.reader, client: client)
+      },
+    ]
   }
 
   // MARK: Handles
@@ -154,7 +150,7 @@ extension Broker {
   private func authorizeRight(
     _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
-  ) throws(RPCError) -> RightsAnswer {
+  ) throws(RPCError) -> MethodAnswer {
     let right = try right(params, of: client)
     let reason = try params.nonEmptyString("localizedReason")
     revalidate(right, of: client)
@@ -171,7 +167,7 @@ extension Broker {
     let previous = right.state
     setState(right, RightStateName.authorizing, of: client)
     let before = Set(client.evaluations.keys)
-    let answer: RightsAnswer
+    let answer: MethodAnswer
     do {
       answer = try startEvaluation(
         client: client, policy: right.requirement.policy, reason: reason, contextID: nil,
@@ -188,11 +184,11 @@ extension Broker {
 
   /// Turns an authorization's outcome into the right's new state and the `right.authorize` answer.
   private func finishAuthorization(
-    of right: AuthRight, client: ClientSession, _ outcome: Result<JSONValue, RPCError>
+    of right: AuthRight, client: ClientSession, _ outcome: EvaluationOutcome
   ) -> Result<JSONValue, RPCError> {
     right.authorizing = nil
     switch outcome {
-    case .success(let value):
+    case .success(let success):
       if enrolledSetChanged(right, of: client) {
         setState(right, RightStateName.notAuthorized, of: client)
         return .failure(enrolledSetChangedError(right))
@@ -201,10 +197,9 @@ extension Broker {
         right.boundDomainState = domainStateHash(owner: defaultOwnerUID(of: client))
       }
       setState(right, RightStateName.authorized, of: client)
-      let result = value.objectValue ?? [:]
       return .success([
-        "state": .string(RightStateName.authorized), "requestID": result["requestID"],
-        "sensor": result["sensor"],
+        "state": .string(RightStateName.authorized), "requestID": .string(success.requestID),
+        "sensor": success.sensor.map(JSONValue.string) ?? .null,
       ])
     case .failure(let error):
       setState(right, RightStateName.notAuthorized, of: client)

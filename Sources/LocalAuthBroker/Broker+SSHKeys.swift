@@ -11,63 +11,79 @@ extension Broker {
   /// The largest data an SSH key signs (OpenSSH's agent takes messages up to 256 KiB).
   static let maxSSHSignDataBytes = 256 * 1024
 
-  /// Handles the `sshKey.*` methods; nil for any other method, `.some(nil)` when the answer comes
-  /// later (store work, or a signature's evaluation).
-  func handleSSHKeys(
-    _ request: RPCRequest, params: ParamReader, client: ClientSession,
-    _ makeResponder: () -> any Responder
-  ) throws(RPCError) -> RightsAnswer? {
-    switch request.method {
-    case Method.sshKeyCreate:
-      let (name, policy, reuse) = try (
-        sshKeyName(params), sshKeyPolicy(params),
-        params.optionalInt("reuseSeconds", in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
-      )
-      let (uid, limit) = (client.peer.uid, configuration.store.maxSSHKeysPerUID)
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        let record = try await self.withStoreOffLoop { store in
-          try store.createSSHKey(
-            uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
-            maxKeysPerUID: limit)
+  /// The routes of the `sshKey.*` methods; store work and a signature's evaluation answer later.
+  static var sshKeyRoutes: [MethodRoute] {
+    [
+      .deferred(SSHKeyCreateRequest.self) {
+        (broker, params, _, client, makeResponder) throws(RPCError) in
+        try broker.createSSHKey(params.reader, client: client, makeResponder)
+      },
+      .deferred(SSHKeyListRequest.self) { (broker, _, _, client, makeResponder) throws(RPCError) in
+        let uid = client.peer.uid
+        return try broker.answerAfterStore(client, makeResponder) {
+          () async throws(RPCError) -> JSONValue in
+          let keys = try await broker.withStoreOffLoop { store in try store.sshKeys(uid: uid) }
+          return ["keys": .array(keys.map(broker.sshKeyEntry))]
         }
-        return self.sshKeyEntry(record)
-      }
-    case Method.sshKeyList:
-      let uid = client.peer.uid
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        let keys = try await self.withStoreOffLoop { store in try store.sshKeys(uid: uid) }
-        return ["keys": .array(keys.map(self.sshKeyEntry))]
-      }
-    case Method.sshKeyDelete:
-      let (uid, name) = (client.peer.uid, try sshKeyName(params))
-      return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-        try await self.deleteSSHKey(uid: uid, name: name)
-      }
-    case Method.sshKeySign:
-      let request = try SSHSignRequest(params, broker: self)
-      _ = try store()
-      let responder = makeResponder()
-      Task {
-        let answer: Result<JSONValue, RPCError>
-        do throws(RPCError) {
-          answer = .success(try await self.sign(request, client: client))
-        } catch {
-          answer = .failure(error)
+      },
+      .deferred(SSHKeyDeleteRequest.self) {
+        (broker, params, _, client, makeResponder) throws(RPCError) in
+        let (uid, name) = (client.peer.uid, try broker.sshKeyName(params.reader))
+        return try broker.answerAfterStore(client, makeResponder) {
+          () async throws(RPCError) -> JSONValue in
+          try await broker.deleteSSHKey(uid: uid, name: name)
         }
-        responder.respond(answer)
+      },
+      .deferred(SSHKeySignRequest.self) {
+        (broker, params, _, client, makeResponder) throws(RPCError) in
+        try broker.startSigning(params.reader, client: client, makeResponder)
+      },
+    ]
+  }
+
+  /// `sshKey.create`: a new key of the caller's uid, made on the store's thread.
+  private func createSSHKey(
+    _ params: ParamReader, client: ClientSession, _ makeResponder: () -> any Responder
+  ) throws(RPCError) -> MethodAnswer {
+    let (name, policy, reuse) = try (
+      sshKeyName(params), sshKeyPolicy(params),
+      params.optionalInt("reuseSeconds", in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
+    )
+    let (uid, limit) = (client.peer.uid, configuration.store.maxSSHKeysPerUID)
+    return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+      let record = try await self.withStoreOffLoop { store in
+        try store.createSSHKey(
+          uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
+          maxKeysPerUID: limit)
       }
-      return .some(nil)
-    default:
-      return nil
+      return self.sshKeyEntry(record)
     }
+  }
+
+  /// `sshKey.sign`: the key's evaluation then the signature, answered when both are done.
+  private func startSigning(
+    _ params: ParamReader, client: ClientSession, _ makeResponder: () -> any Responder
+  ) throws(RPCError) -> MethodAnswer {
+    let request = try SSHSignRequest(params, broker: self)
+    _ = try store()
+    let responder = makeResponder()
+    Task {
+      let answer: Result<JSONValue, RPCError>
+      do throws(RPCError) {
+        answer = .success(try await self.sign(request, client: client))
+      } catch {
+        answer = .failure(error)
+      }
+      responder.respond(answer)
+    }
+    return nil
   }
 
   /// Deletes a key and forgets its reuse grant.
   private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> JSONValue {
     guard try await withStoreOffLoop({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
-    sshKeyContexts = sshKeyContexts.filter { !$0.key.hasPrefix("\(uid)/\(name)/") }
-    sshKeyRecords["\(uid)/\(name)"] = nil
+    sshKeys.forget(uid: uid, name: name)
     return [:]
   }
 

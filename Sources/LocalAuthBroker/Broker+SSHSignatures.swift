@@ -2,7 +2,6 @@ import FoundationEssentials
 import LocalAuthProtocol
 import RightStore
 import SSHAgent
-import Synchronization
 
 extension Broker {
   /// One `sshKey.sign`: the caller's key, an evaluation of its policy for the caller (reusing a
@@ -19,7 +18,7 @@ extension Broker {
       clientPID: client.peer.pid, outcome: "signed", reason: request.reason)
     do throws(RPCError) {
       let evaluated = try await evaluate(record, reason: request.reason, client: client)
-      entry.requestID = evaluated.objectValue?["requestID"]?.stringValue ?? ""
+      entry.requestID = evaluated.requestID
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
       let now = Date()
@@ -36,10 +35,10 @@ extension Broker {
           return signature
         }
       } catch {
-        sshKeyRecords["\(uid)/\(name)"] = nil
+        sshKeys.forgetRecord(uid: uid, name: name)
         throw error
       }
-      if stale { sshKeyRecords["\(uid)/\(name)"]?.lastUsedAt = now }
+      if stale { sshKeys.used(uid: uid, name: name, at: now) }
       log.sshSignature(entry)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
@@ -60,7 +59,7 @@ extension Broker {
   private func sshKeyRecord(uid: UInt32, name: String, client: ClientSession)
     async throws(RPCError) -> SSHKeyRecord
   {
-    if let cached = sshKeyRecords["\(uid)/\(name)"] { return cached }
+    if let cached = sshKeys.record(uid: uid, name: name) { return cached }
     try admitStoreRequest(of: client)
     let found: SSHKeyRecord?
     do {
@@ -71,68 +70,29 @@ extension Broker {
       throw error
     }
     guard let found else { throw noSuchSSHKey(name) }
-    sshKeyRecords["\(uid)/\(name)"] = found
+    sshKeys.remember(found)
     return found
   }
 
-  /// Runs the evaluation a signature with `record` needs and returns its success value.
+  /// Runs the evaluation a signature with `record` needs and returns its success.
   private func evaluate(_ record: SSHKeyRecord, reason: String, client: ClientSession)
-    async throws(RPCError) -> JSONValue
+    async throws(RPCError) -> EvaluationSuccess
   {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
       throw storeError(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
-    let context = sshKeyContext(record)
-    let outcome: Result<JSONValue, RPCError> = await withCheckedContinuation { continuation in
-      let responder = ContinuationResponder(continuation: continuation)
+    let context = sshKeys.context(for: record)
+    let outcome: EvaluationOutcome = await withCheckedContinuation { continuation in
       do throws(RPCError) {
-        if let immediate = try startEvaluation(
+        try startEvaluation(
           client: client, policy: policy, reason: reason, contextID: nil, rpcID: nil,
-          makeResponder: { responder }, context: context)
-        {
-          responder.respond(immediate)
-        }
+          context: context
+        ) { outcome in continuation.resume(returning: outcome) }
       } catch {
-        responder.respond(.failure(error))
+        continuation.resume(returning: .failure(error))
       }
     }
     return try outcome.get()
-  }
-
-  /// The daemon's context for this key and owner, whose reuse grant lets a signature within the
-  /// key's window pass without a capture. A key deleted and made again under the same name has a
-  /// new fingerprint, so it never inherits a grant. While the shared context is busy, a signature
-  /// gets a context of its own (it may not reuse, and grants nothing to the others).
-  private func sshKeyContext(_ record: SSHKeyRecord) -> AuthContext {
-    let key =
-      "\(record.uid)/\(record.name)/\(SSHPublicKey(x963: record.publicKey.x963).fingerprint)"
-    let options = ContextOptions(reuseDuration: Double(record.reuseSeconds))
-    if let context = sshKeyContexts[key] {
-      if context.inFlight == nil { return context }
-      return AuthContext(id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
-    }
-    let context = AuthContext(
-      id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
-    sshKeyContexts[key] = context
-    return context
-  }
-}
-
-/// Hands an evaluation's outcome to the task that waits for it, once.
-private final class ContinuationResponder: Responder {
-  private let continuation: CheckedContinuation<Result<JSONValue, RPCError>, Never>
-  private let resumed = Mutex(false)
-
-  init(continuation: CheckedContinuation<Result<JSONValue, RPCError>, Never>) {
-    self.continuation = continuation
-  }
-
-  func respond(_ result: Result<JSONValue, RPCError>) {
-    let first = resumed.withLock { resumed in
-      defer { resumed = true }
-      return !resumed
-    }
-    if first { continuation.resume(returning: result) }
   }
 }

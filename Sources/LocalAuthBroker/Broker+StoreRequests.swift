@@ -24,7 +24,7 @@ extension Broker {
   func answerAfterStore(
     _ client: ClientSession, _ makeResponder: () -> any Responder,
     _ work: @escaping @Sendable () async throws(RPCError) -> JSONValue
-  ) throws(RPCError) -> RightsAnswer? {
+  ) throws(RPCError) -> MethodAnswer {
     _ = try store()
     try admitStoreRequest(of: client)
     let responder = makeResponder()
@@ -39,7 +39,7 @@ extension Broker {
       self.storeBacklog.release(uid: uid)
       responder.respond(answer)
     }
-    return .some(nil)
+    return nil
   }
 
   /// Refuses text that would key or seal a stored row when it holds a NUL byte (invalidParams naming `field`).

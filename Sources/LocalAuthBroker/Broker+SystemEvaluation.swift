@@ -75,9 +75,7 @@ extension Broker {
   /// systemCancel (`reason: "systemAuthentication"`), as Apple's system alerts do; a running system
   /// evaluation is never preempted.
   func enqueueSystem(_ evaluation: Evaluation) {
-    let position = queue.firstIndex { !$0.isSystem } ?? queue.count
-    queue.insert(evaluation, at: position)
-    countQueued(evaluation, 1)
+    let position = queue.insertSystem(evaluation)
     if let current = running, !current.isSystem {
       finish(
         current, .failure(error(.systemCancel, current, reason: "systemAuthentication")))
@@ -87,7 +85,7 @@ extension Broker {
       startNext()
       return
     }
-    notify(evaluation, Notification.queued, ["position": .int(position + 1)])
-    monitor(evaluation, "queued", ["position": .int(position + 1)])
+    notify(evaluation, Notification.queued, ["position": .int(position)])
+    monitor(evaluation, "queued", ["position": .int(position)])
   }
 }

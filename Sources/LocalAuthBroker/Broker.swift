@@ -25,39 +25,29 @@ public actor Broker {
   let storeUnavailable: String?
   /// Where every store call runs, off the event loop.
   let storeWorker = StoreWorker()
-  /// Every owner's state by uid (loaded once at start from the store, written through the store worker).
-  var owners: [UInt32: OwnerState] = [:]
+  /// Every owner's state by uid (loaded once at start from the store, written through the store
+  /// worker) and the passcode work in flight.
+  var owners = OwnerBook()
   /// Where passcode hashes are computed, off the event loop.
   nonisolated let hasher = PasscodeHasher()
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
-  /// Registered prompt agents, newest last.
-  var agents: [PromptAgent] = []
-  /// Uids with a passcode change being hashed (one at a time each).
-  var passcodeChangesInFlight: Set<UInt32> = []
-  /// Owners with a passcode guess being judged (one at a time each, wherever it comes from).
-  var passcodeGuessesInFlight: Set<UInt32> = []
+  /// The registered prompt agents.
+  var agents = AgentRegistry()
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
-  var nextAgentNumber = 0
   /// Store requests admitted and not yet answered.
   var storeBacklog = StoreBacklog()
   var clients: [Int: ClientSession] = [:]
   /// Connections whose client has not made a request yet (no session; see `quietConnectionAccepted`).
   var quietConnections = 0
   var nextClientNumber = 0
-  var queue: [Evaluation] = []
-  /// Queued evaluations per client uid (MaxQueuePerUID).
-  var queuedByUID: [UInt32: Int] = [:]
-  /// The turn at which each uid last had an evaluation started (fair order across uids).
-  var lastServedTurn: [UInt32: Int] = [:]
-  var serveTurn = 0
+  /// The evaluations waiting for the sensors, their limits and fair order.
+  var queue = EvaluationQueue()
   var running: Evaluation?
   var evaluations: [String: Evaluation] = [:]
-  /// The daemon's own context of each SSH key ("uid/name"), holding the key's reuse grant.
-  var sshKeyContexts: [String: AuthContext] = [:]
-  /// The SSH keys signed with since start ("uid/name"), so a signature reads the store once.
-  var sshKeyRecords: [String: SSHKeyRecord] = [:]
+  /// The SSH keys signed with since start and their contexts (reuse grants).
+  var sshKeys = SSHKeyCache()
   var outcomes: [String: Int] = [:]
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?
@@ -94,7 +84,7 @@ public actor Broker {
     self.version = version
     startedAt = time.now()
     digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
-    owners = Self.loadOwners(from: rightStore, time: time, log: log)
+    owners = OwnerBook(Self.loadOwners(from: rightStore, time: time, log: log))
     (enrolmentGenerations, observedEnrolments) = Self.loadEnrolmentGenerations(
       from: rightStore, log: log)
     if let passcode {
@@ -102,9 +92,7 @@ public actor Broker {
         "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
       )
       let uid = configuration.setupOwner
-      var state = owners[uid] ?? OwnerState(uid: uid)
-      state.passcode = .configured(Array(passcode.utf8))
-      owners[uid] = state
+      _ = owners.update(uid) { $0.passcode = .configured(Array(passcode.utf8)) }
     }
   }
 
@@ -130,7 +118,7 @@ public actor Broker {
     guard client.connected else { return }
     client.connected = false
     clients[client.number] = nil
-    if client.monitoring { monitorCount -= 1 }
+    if client.monitoring { monitors.unsubscribe(client) }
     for evaluation in Array(client.evaluations.values) {
       log.clientDropped(
         pid: client.peer.pid, uid: client.peer.uid, name: client.name,
@@ -183,9 +171,7 @@ public actor Broker {
       start(evaluation)
       return
     }
-    queue.append(evaluation)
-    countQueued(evaluation, 1)
-    let position = queue.count
+    let position = queue.append(evaluation)
     notify(evaluation, Notification.queued, ["position": .int(position)])
     monitor(evaluation, "queued", ["position": .int(position)])
   }
@@ -193,8 +179,7 @@ public actor Broker {
   func start(_ evaluation: Evaluation) {
     evaluation.phase = .running
     running = evaluation
-    serveTurn += 1
-    lastServedTurn[evaluation.client.peer.uid] = serveTurn
+    queue.started(evaluation)
     traceStarted(evaluation)
     evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
     notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
@@ -210,16 +195,13 @@ public actor Broker {
   }
 
   func startNext() {
-    guard running == nil, let index = nextQueuedIndex() else { return }
-    let next = queue.remove(at: index)
-    countQueued(next, -1)
+    guard running == nil, let next = queue.popNext() else { return }
     start(next)
   }
 
   /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
   /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
-  func finish(_ evaluation: Evaluation, _ outcome: Result<JSONValue, RPCError>, answer: Bool = true)
-  {
+  func finish(_ evaluation: Evaluation, _ outcome: EvaluationOutcome, answer: Bool = true) {
     guard evaluation.phase != .finished else { return }
     let wasRunning = evaluation.phase == .running
     let wasQueued = evaluation.phase == .queued
@@ -227,12 +209,9 @@ public actor Broker {
     evaluations[evaluation.requestID] = nil
     evaluation.client.evaluations[evaluation.requestID] = nil
     if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
-    if wasQueued, let index = queue.firstIndex(where: { $0 === evaluation }) {
-      queue.remove(at: index)
-      countQueued(evaluation, -1)
-    }
+    if wasQueued { queue.remove(evaluation) }
     evaluation.task?.cancel()
-    if case .success(let value) = outcome { grantReuse(evaluation, value) }
+    if case .success(let success) = outcome { grantReuse(evaluation, success) }
     let result = account(outcome, of: evaluation)
     diagnoseFinished(evaluation, result)
     var event: JSONObject = ["result": .string(result.name)]
@@ -240,8 +219,7 @@ public actor Broker {
     monitor(evaluation, "finished", event)
     notifyAgent(evaluation, Notification.agentEnded, event)
     evaluation.agent = nil
-    let delivered = evaluation.transform?(outcome) ?? outcome
-    if answer && evaluation.client.connected { evaluation.responder.respond(delivered) }
+    if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
     if wasRunning && running === evaluation {
       running = nil
       startNext()
@@ -253,7 +231,7 @@ public actor Broker {
   /// Counts an outcome for broker.status and logs the evaluation's finish.
   @discardableResult
   func account(
-    _ outcome: Result<JSONValue, RPCError>, of evaluation: Evaluation, successReason: String? = nil
+    _ outcome: EvaluationOutcome, of evaluation: Evaluation, successReason: String? = nil
   ) -> EvaluationResult {
     let result: EvaluationResult
     switch outcome {
@@ -300,7 +278,7 @@ public actor Broker {
 
   /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
   func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
-    guard monitorCount > 0 else { return }
+    guard !monitors.isEmpty else { return }
     var params: JSONObject = [
       "event": .string(event), "requestID": .string(evaluation.requestID),
       "clientPID": .int(Int(evaluation.client.peer.pid)),
@@ -309,22 +287,15 @@ public actor Broker {
       "ownerUID": .int(Int(evaluation.owner.uid)),
     ]
     params.members.append(contentsOf: extra.members)
-    for client in clients.values where client.monitoring {
-      if client.isAdmin || client.peer.uid == evaluation.client.peer.uid
-        || client.peer.uid == evaluation.owner.uid
-      {
-        client.channel.notify(Notification.monitorEvent, params)
-      }
-    }
+    monitors.send(params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
   }
 
-  var monitorCount = 0
+  /// The connections that called `broker.monitor`.
+  var monitors = MonitorSubscribers()
   /// Per owner: enrolment changes counted (kept in the rights store), and the enrolled set last
   /// seen (see `appDomainState`).
   var enrolmentGenerations: [UInt32: Int] = [:]
   var observedEnrolments: [UInt32: String] = [:]
-  /// The environment last announced to monitors (see `announceEnvironmentChange`).
-  var lastEnvironmentDigest = ""
 
   /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
   /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
@@ -352,7 +323,7 @@ public actor Broker {
   public func shutdown() {
     shuttingDown = true
     deadlineWatcher?.cancel()
-    for evaluation in queue + (running.map { [$0] } ?? []) {
+    for evaluation in queue.waiting + (running.map { [$0] } ?? []) {
       finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
     }
   }

@@ -1,6 +1,33 @@
 import LocalAuthProtocol
 import Sensors
 
+/// How an evaluation ended: its success, or the LA error it ends with (an `RPCError` whose code
+/// is a LocalAuthentication code and whose data carries the requestID and reason).
+typealias EvaluationOutcome = Result<EvaluationSuccess, RPCError>
+
+extension Result where Success == EvaluationSuccess, Failure == RPCError {
+  /// The `context.evaluatePolicy` answer: the one place an outcome becomes JSON.
+  var answer: Result<JSONValue, RPCError> { map(\.json) }
+}
+
+/// Where an evaluation's outcome goes: to the client that asked (through its responder, shaped
+/// into the method's answer), or, typed, to broker code waiting for it (a handoff's store step,
+/// an SSH signature).
+enum OutcomeDelivery {
+  /// Answered through a responder; `shape` turns the outcome into the method's answer.
+  case responder(any Responder, shape: (EvaluationOutcome) -> Result<JSONValue, RPCError>)
+  /// Handed to broker code.
+  case handler((EvaluationOutcome) -> Void)
+
+  /// Delivers the outcome.
+  func deliver(_ outcome: EvaluationOutcome) {
+    switch self {
+    case .responder(let responder, let shape): responder.respond(shape(outcome))
+    case .handler(let handler): handler(outcome)
+    }
+  }
+}
+
 /// One evaluatePolicy request: queued, then running, then finished exactly once. Broker-isolated.
 final class Evaluation {
   enum Phase { case queued, running, finished }
@@ -21,7 +48,8 @@ final class Evaluation {
   /// Whether the prompt now asks for the passcode (an agent may then answer with one).
   var askingForPasscode = false
   let rpcID: RequestID?
-  var responder: any Responder
+  /// Where the outcome goes (set when the evaluation is queued).
+  var delivery: OutcomeDelivery = .handler { _ in }
   var phase: Phase = .queued
   var task: Task<Void, Never>?
   /// When an unanswered prompt ends with systemCancel (set when it starts running).
@@ -30,15 +58,13 @@ final class Evaluation {
   var sensor: String?
   /// What the detectors and `broker.trace` keep of it (nil for evaluations answered at once).
   var trace: PromptTrace?
-  /// Turns the outcome into the answer of the method that started it (right.authorize answers `{}`).
-  var transform: ((Result<JSONValue, RPCError>) -> Result<JSONValue, RPCError>)?
   /// Whether a recent success of its context may answer it (false for handoff authorizations,
   /// which always need a fresh proof of presence).
   var mayReuse = true
 
   init(
     requestID: String, client: ClientSession, context: AuthContext, policy: Policy, reason: String,
-    owner: SensorOwner, rpcID: RequestID?, responder: any Responder
+    owner: SensorOwner, rpcID: RequestID?
   ) {
     self.owner = owner
     self.requestID = requestID
@@ -47,7 +73,6 @@ final class Evaluation {
     self.policy = policy
     self.reason = reason
     self.rpcID = rpcID
-    self.responder = responder
   }
 }
 

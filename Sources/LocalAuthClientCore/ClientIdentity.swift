@@ -23,14 +23,9 @@ public struct ClientIdentity: Sendable, Equatable {
   }
 
   /// The `session.hello` params.
-  var helloParams: JSONObject {
-    [
-      "client": [
-        "name": .string(name), "appID": appID.map(JSONValue.string),
-        "interactive": .bool(interactive),
-      ],
-      "protocol": .int(protocolVersion),
-    ]
+  var helloParams: HelloRequest.Params {
+    HelloRequest.Params(
+      name: name, appID: appID, interactive: interactive, protocol: protocolVersion)
   }
 }
 

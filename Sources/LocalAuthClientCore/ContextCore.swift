@@ -42,7 +42,7 @@ final class ContextCore: Sendable {
       let options = state.options
       let task = Task { [connection] in
         do {
-          let result = try await connection.call(Method.contextCreate, options.params)
+          let result = try await connection.call(CreateContextRequest.self, .init(options))
           guard let handle = result.objectValue?["context"] else {
             throw RPCError(.internalError, "context.create answered without a context.")
           }
@@ -67,7 +67,7 @@ final class ContextCore: Sendable {
       state.handleGeneration = generation
       return state.invalidated
     }
-    if invalidated { connection.start(Method.invalidate, ["context": handle]) { _ in } }
+    if invalidated { invalidateOnServer(handle) }
   }
 
   /// The current handle if it belongs to the live socket (for methods that take an optional context).
@@ -91,9 +91,8 @@ final class ContextCore: Sendable {
         evaluation.finish(.failure(error))
         return
       }
-      let params: JSONObject = [
-        "policy": policy.json, "localizedReason": .string(localizedReason), "context": handle,
-      ]
+      let params = EvaluatePolicyRequest.Params(
+        policy: policy, localizedReason: localizedReason, context: handle)
       // Checked and sent under the lock, so an `invalidate()` racing with us is queued after the
       // request and the daemon answers appCancel, not invalidContext.
       state.withLock { state in
@@ -101,7 +100,7 @@ final class ContextCore: Sendable {
           evaluation.finish(.failure(LAError(.appCancel)))
           return
         }
-        connection.startEvaluating(Method.evaluatePolicy, params, into: evaluation)
+        connection.startEvaluating(EvaluatePolicyRequest.method, params.object, into: evaluation)
       }
     }
     return evaluation
@@ -115,6 +114,12 @@ final class ContextCore: Sendable {
       return state.handle
     }
     guard let handle, liveHandle == handle else { return }
-    connection.start(Method.invalidate, ["context": handle]) { _ in }
+    invalidateOnServer(handle)
+  }
+
+  /// Sends `context.invalidate` for the handle, answered by nobody.
+  private func invalidateOnServer(_ handle: JSONValue) {
+    let params = InvalidateContextRequest.Params(context: handle)
+    connection.start(InvalidateContextRequest.method, params.object) { _ in }
   }
 }

@@ -93,15 +93,16 @@ public final class LAEnvironment: Sendable {
 
   /// Reads the state with blocking calls.
   private func readNow() -> LAEnvironmentState {
-    let sensors = (try? connection.callAndWait(Method.sensorsList)) ?? .null
-    let domain = (try? connection.callAndWait(Method.domainState)) ?? .null
+    let sensors = (try? connection.callAndWait(ListSensorsRequest.self, .init())) ?? .null
+    let domain =
+      (try? connection.callAndWait(DomainStateRequest.self, .init(context: nil))) ?? .null
     return LAEnvironmentState(sensors: sensors, domainState: LADomainState(json: domain))
   }
 
   /// Reads the state with async calls.
   private func read() async -> LAEnvironmentState {
-    let sensors = (try? await connection.call(Method.sensorsList)) ?? .null
-    let domain = (try? await connection.call(Method.domainState)) ?? .null
+    let sensors = (try? await connection.call(ListSensorsRequest.self, .init())) ?? .null
+    let domain = (try? await connection.call(DomainStateRequest.self, .init(context: nil))) ?? .null
     return LAEnvironmentState(sensors: sensors, domainState: LADomainState(json: domain))
   }
 

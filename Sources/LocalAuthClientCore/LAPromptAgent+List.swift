@@ -33,9 +33,7 @@ extension LAPromptAgent {
 extension LocalAuthConnection {
   /// `agent.list`: the prompt agents of the caller's user, or of `user` (root and admins only).
   public func agents(user: String? = nil) async throws -> [LAAgentInfo] {
-    var params: JSONObject = [:]
-    if let user { params["user"] = .string(user) }
-    let result = try await call(Method.agentList, params)
+    let result = try await call(AgentListRequest.self, .init(user: user.map(JSONValue.string)))
     return (result.objectValue?["agents"]?.arrayValue ?? []).compactMap {
       $0.objectValue.map(LAAgentInfo.init(json:))
     }

@@ -28,13 +28,11 @@ public struct LAPromptAgent: Sendable {
   public func register(scope: Scope = .user) async throws -> (
     registration: LAAgentRegistration, events: AsyncStream<LAAgentEvent>
   ) {
-    var params: JSONObject = [:]
+    let params: AgentRegisterRequest.Params
     switch scope {
-    case .user: params["scope"] = "user"
-    case .session: params["scope"] = "session"
-    case .process(let pid):
-      params["scope"] = "process"
-      params["pid"] = .int(Int(pid))
+    case .user: params = .init(scope: "user", pid: nil)
+    case .session: params = .init(scope: "session", pid: nil)
+    case .process(let pid): params = .init(scope: "process", pid: pid)
     }
     try connection.connect()
     guard let generation = connection.currentGeneration else {
@@ -45,7 +43,7 @@ public struct LAPromptAgent: Sendable {
     let connection = self.connection
     continuation.onTermination = { _ in connection.removeAgentStream(key) }
     do {
-      let result = try await connection.call(Method.agentRegister, params).objectValue ?? [:]
+      let result = try await connection.call(AgentRegisterRequest.self, params).objectValue ?? [:]
       return (LAAgentRegistration(json: result), stream)
     } catch {
       continuation.finish()
@@ -54,27 +52,29 @@ public struct LAPromptAgent: Sendable {
   }
 
   /// `agent.unregister`.
-  public func unregister() async throws { _ = try await connection.call(Method.agentUnregister) }
+  public func unregister() async throws {
+    _ = try await connection.call(AgentUnregisterRequest.self, NoParams())
+  }
 
   /// The person pressed Cancel: the evaluation ends with `userCancel`.
   public func cancel(_ prompt: String) async throws {
-    try await respond(prompt, ["action": "cancel"])
+    try await respond(prompt, action: "cancel")
   }
 
   /// The person pressed the fallback button: `userFallback`, or the passcode where the policy allows it.
   public func fallback(_ prompt: String) async throws {
-    try await respond(prompt, ["action": "fallback"])
+    try await respond(prompt, action: "fallback")
   }
 
   /// The person typed the passcode (when the prompt asks for it, after `LAAgentEvent.passcodeRequested`).
   public func submitPasscode(_ passcode: String, for prompt: String) async throws {
-    try await respond(prompt, ["action": "passcode", "passcode": .string(passcode)])
+    try await respond(prompt, action: "passcode", passcode: passcode)
   }
 
-  private func respond(_ requestID: String, _ params: JSONObject) async throws {
-    var params = params
-    params["requestID"] = .string(requestID)
-    _ = try await connection.call(Method.agentRespond, params)
+  private func respond(_ requestID: String, action: String, passcode: String? = nil) async throws {
+    let params = AgentRespondRequest.Params(
+      requestID: requestID, action: action, passcode: passcode)
+    _ = try await connection.call(AgentRespondRequest.self, params)
   }
 }
 

@@ -72,10 +72,23 @@ public final class LocalAuthConnection: Sendable {
     }
   }
 
+  /// Calls the method of request type `R` with its typed params (the spelling of the method and
+  /// of each field is the type's, shared with the server). Throws as `call(_:_:)`.
+  public func call<R: RequestType>(_ request: R.Type, _ params: R.Params) async throws -> JSONValue
+  {
+    try await call(R.method, params.object)
+  }
+
+  /// The blocking form of `call(_:_:)` for a request type.
+  public func callAndWait<R: RequestType>(_ request: R.Type, _ params: R.Params) throws -> JSONValue
+  {
+    try callAndWait(R.method, params.object)
+  }
+
   /// `session.setActive`: the app went to the background (false) or came back. Going inactive
   /// ends this client's running evaluation with systemCancel, as iOS does.
   public func setActive(_ active: Bool) async throws {
-    _ = try await call(Method.setActive, ["active": .bool(active)])
+    _ = try await call(SetActiveRequest.self, .init(active: active))
   }
 
   /// The blocking form of `call`, for LAContext's synchronous API. The reader thread answers it,
@@ -137,8 +150,10 @@ public final class LocalAuthConnection: Sendable {
       ($0.calls.contains(id), $0.calls.requestCancel(id: id))
     }
     guard inFlight else { return }
-    let params: JSONObject = requestID.map { ["requestID": .string($0)] } ?? ["id": .int(id)]
-    start(Method.cancel, params) { _ in }
+    let params =
+      requestID.map(CancelEvaluationRequest.Params.init(requestID:))
+      ?? CancelEvaluationRequest.Params(id: .int(id))
+    start(CancelEvaluationRequest.method, params.object) { _ in }
   }
 
   /// The error calls in flight get when the socket goes away.
@@ -175,7 +190,7 @@ public final class LocalAuthConnection: Sendable {
   /// is interactive before its first evaluation. An error answer (an older daemon) is ignored.
   private func sayHello(on link: SocketLink) {
     let done = DispatchSemaphore(value: 0)
-    _ = send(Method.hello, identity.helloParams, on: link) { [weak self] result in
+    _ = send(HelloRequest.method, identity.helloParams.object, on: link) { [weak self] result in
       if case .success(let json) = result {
         self?.state.withLock { $0.server = ServerInfo(json: json) }
       }
@@ -202,7 +217,12 @@ public final class LocalAuthConnection: Sendable {
       guard let event = LAEvaluationEvent(method: method, params: params) else { return }
       let hint = params["id"]?.intValue
       guard let route = state.withLock({ $0.calls.route(event, callID: hint) }) else { return }
-      if route.cancelOwed { start(Method.cancel, ["requestID": .string(event.requestID)]) { _ in } }
+      if route.cancelOwed {
+        start(
+          CancelEvaluationRequest.method,
+          CancelEvaluationRequest.Params(requestID: event.requestID).object
+        ) { _ in }
+      }
       route.onEvent?(event)
     }
   }

@@ -106,10 +106,9 @@ open class LocalAuthContext: @unchecked Sendable {
   ///   cannot be reached.
   open func canEvaluatePolicy(_ policy: LAPolicy) throws {
     if core.state.withLock({ $0.invalidated }) { throw LAError(.invalidContext) }
-    var params: JSONObject = ["policy": policy.json]
-    params["context"] = core.liveHandle
+    let params = CanEvaluatePolicyRequest.Params(policy: policy, context: core.liveHandle)
     let result =
-      try core.connection.callAndWait(Method.canEvaluatePolicy, params).objectValue ?? [:]
+      try core.connection.callAndWait(CanEvaluatePolicyRequest.self, params).objectValue ?? [:]
     if let type = result["biometryType"]?.stringValue.flatMap(LABiometryType.init(name:)) {
       core.state.withLock { $0.biometryType = type }
     }
@@ -194,9 +193,8 @@ open class LocalAuthContext: @unchecked Sendable {
   /// The current domain state (`context.domainState`), as Apple's non-throwing property; blocks
   /// for one round trip. When the daemon cannot be asked, every hash is nil.
   open var domainState: LADomainState {
-    var params: JSONObject = [:]
-    params["context"] = core.liveHandle
-    let json = try? core.connection.callAndWait(Method.domainState, params)
+    let params = DomainStateRequest.Params(context: core.liveHandle)
+    let json = try? core.connection.callAndWait(DomainStateRequest.self, params)
     let type = core.connection.serverInfo?.biometryType ?? biometryType
     return LADomainState(json: json ?? .null, biometryType: type)
   }

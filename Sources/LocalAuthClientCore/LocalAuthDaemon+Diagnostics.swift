@@ -69,17 +69,14 @@ extension LocalAuthDaemon {
   /// `broker.findings`: the detectors' findings since start, or for one app id.
   public func findings(appID: String? = nil) async throws -> FindingsReport {
     FindingsReport(
-      json: try await connection.call(
-        Method.brokerFindings, appID.map { ["appID": .string($0)] } ?? [:]))
+      json: try await connection.call(FindingsRequest.self, .init(appID: appID)))
   }
 
   /// `broker.trace`: the recent prompting evaluations of one app id or pid (all visible ones when
   /// neither is given), oldest first.
   public func trace(appID: String? = nil, pid: Int? = nil) async throws -> EvaluationTrace {
-    var params: JSONObject = [:]
-    if let appID { params["appID"] = .string(appID) }
-    if let pid { params["pid"] = .int(pid) }
-    let result = try await connection.call(Method.brokerTrace, params)
+    let params = TraceRequest.Params(appID: appID, pid: pid)
+    let result = try await connection.call(TraceRequest.self, params)
     return EvaluationTrace(
       evaluations: (result.objectValue?["evaluations"]?.arrayValue ?? []).map(
         TracedEvaluation.init(json:)))

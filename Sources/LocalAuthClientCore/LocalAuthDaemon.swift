@@ -12,12 +12,12 @@ public struct LocalAuthDaemon: Sendable {
 
   /// `broker.status`.
   public func status() async throws -> BrokerStatus {
-    BrokerStatus(json: try await connection.call(Method.brokerStatus))
+    BrokerStatus(json: try await connection.call(BrokerStatusRequest.self, NoParams()))
   }
 
   /// `sensors.list`.
   public func sensors() async throws -> [SensorStatus] {
-    let result = try await connection.call(Method.sensorsList)
+    let result = try await connection.call(ListSensorsRequest.self, .init())
     return (result.objectValue?["sensors"]?.arrayValue ?? []).map(SensorStatus.init(json:))
   }
 
@@ -26,50 +26,45 @@ public struct LocalAuthDaemon: Sendable {
   @discardableResult
   public func script(sensor: String, commands: [String], replace: Bool = false) async throws -> Int
   {
-    let params: JSONObject = [
-      "sensor": .string(sensor), "commands": .array(commands.map(JSONValue.string)),
-      "replace": .bool(replace),
-    ]
-    return try await connection.call(Method.sensorsScript, params).objectValue?["queued"]?.intValue
-      ?? 0
+    let params = ScriptSensorRequest.Params(sensor: sensor, commands: commands, replace: replace)
+    return try await connection.call(ScriptSensorRequest.self, params).objectValue?["queued"]?
+      .intValue ?? 0
   }
 
   /// `sensors.enroll`; returns the enrolled identities.
   @discardableResult
   public func enroll(sensor: String, identity: String) async throws -> [String] {
-    try await enrollment(Method.sensorsEnroll, sensor: sensor, identity: identity)
+    try await enrollment(EnrollRequest.self, sensor: sensor, identity: identity)
   }
 
   /// `sensors.unenroll`; returns the enrolled identities.
   @discardableResult
   public func unenroll(sensor: String, identity: String) async throws -> [String] {
-    try await enrollment(Method.sensorsUnenroll, sensor: sensor, identity: identity)
+    try await enrollment(UnenrollRequest.self, sensor: sensor, identity: identity)
   }
 
-  private func enrollment(_ method: String, sensor: String, identity: String) async throws
-    -> [String]
+  private func enrollment<R: RequestType>(_ method: R.Type, sensor: String, identity: String)
+    async throws -> [String] where R.Params == EnrollmentParams
   {
     let result = try await connection.call(
-      method, ["sensor": .string(sensor), "identity": .string(identity)])
+      method, EnrollmentParams(sensor: sensor, identity: identity))
     return result.objectValue?["enrolled"]?.arrayValue?.compactMap(\.stringValue) ?? []
   }
 
   /// `sensors.setPasscode`: sets the device passcode (4–16 digits), or clears it with nil.
   public func setPasscode(_ passcode: String?) async throws {
-    _ = try await connection.call(
-      Method.sensorsSetPasscode, ["passcode": passcode.map(JSONValue.string) ?? .null])
+    _ = try await connection.call(SetPasscodeRequest.self, .init(passcode: passcode))
   }
 
   /// `sensors.resetLockout`.
   public func resetLockout() async throws {
-    _ = try await connection.call(Method.sensorsResetLockout)
+    _ = try await connection.call(ResetLockoutRequest.self, .init())
   }
 
   /// `evaluation.cancel {requestID}`: whether a queued or running evaluation was cancelled.
   public func cancel(requestID: String) async throws -> Bool {
-    try await connection.call(Method.cancel, ["requestID": .string(requestID)]).objectValue?[
-      "cancelled"]?.boolValue
-      ?? false
+    try await connection.call(CancelEvaluationRequest.self, .init(requestID: requestID))
+      .objectValue?["cancelled"]?.boolValue ?? false
   }
 
   /// `broker.monitor`: subscribes this connection to machine-wide evaluation events.
@@ -79,7 +74,7 @@ public struct LocalAuthDaemon: Sendable {
     let key = connection.addMonitor(sink)
     sink.onTermination = { [connection] _ in connection.removeMonitor(key) }
     do {
-      _ = try await connection.call(Method.brokerMonitor)
+      _ = try await connection.call(MonitorRequest.self, NoParams())
     } catch {
       sink.finish()
       throw error

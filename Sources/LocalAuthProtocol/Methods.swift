@@ -1,51 +1,122 @@
-/// The method names of protocol version 1 (docs/protocol.md, "Methods").
+/// The method names of protocol version 1 (docs/protocol.md, "Methods"), each its request
+/// type's `method`: the spelling lives in the type (`MethodRegistry` lists them all).
 public enum Method {
   /// `session.hello`
-  public static let hello = "session.hello"
+  public static let hello = HelloRequest.method
   /// `session.setActive`
-  public static let setActive = "session.setActive"
+  public static let setActive = SetActiveRequest.method
   /// `context.create`
-  public static let contextCreate = "context.create"
+  public static let contextCreate = CreateContextRequest.method
   /// `context.canEvaluatePolicy`
-  public static let canEvaluatePolicy = "context.canEvaluatePolicy"
+  public static let canEvaluatePolicy = CanEvaluatePolicyRequest.method
   /// `context.evaluatePolicy`
-  public static let evaluatePolicy = "context.evaluatePolicy"
+  public static let evaluatePolicy = EvaluatePolicyRequest.method
   /// `context.invalidate`
-  public static let invalidate = "context.invalidate"
+  public static let invalidate = InvalidateContextRequest.method
   /// `context.domainState`
-  public static let domainState = "context.domainState"
+  public static let domainState = DomainStateRequest.method
   /// `evaluation.cancel`
-  public static let cancel = "evaluation.cancel"
+  public static let cancel = CancelEvaluationRequest.method
   /// `sensors.list`
-  public static let sensorsList = "sensors.list"
+  public static let sensorsList = ListSensorsRequest.method
   /// `sensors.script`
-  public static let sensorsScript = "sensors.script"
+  public static let sensorsScript = ScriptSensorRequest.method
   /// `sensors.enroll`
-  public static let sensorsEnroll = "sensors.enroll"
+  public static let sensorsEnroll = EnrollRequest.method
   /// `sensors.unenroll`
-  public static let sensorsUnenroll = "sensors.unenroll"
+  public static let sensorsUnenroll = UnenrollRequest.method
   /// `sensors.setPasscode`
-  public static let sensorsSetPasscode = "sensors.setPasscode"
+  public static let sensorsSetPasscode = SetPasscodeRequest.method
   /// `sensors.resetLockout`
-  public static let sensorsResetLockout = "sensors.resetLockout"
+  public static let sensorsResetLockout = ResetLockoutRequest.method
   /// `broker.status`
-  public static let brokerStatus = "broker.status"
+  public static let brokerStatus = BrokerStatusRequest.method
   /// `broker.monitor`: subscribe this connection to `monitor.event` notifications.
-  public static let brokerMonitor = "broker.monitor"
+  public static let brokerMonitor = MonitorRequest.method
+  /// `broker.findings`
+  public static let brokerFindings = FindingsRequest.method
+  /// `broker.trace`
+  public static let brokerTrace = TraceRequest.method
+  /// `agent.register`
+  public static let agentRegister = AgentRegisterRequest.method
+  /// `agent.unregister`
+  public static let agentUnregister = AgentUnregisterRequest.method
+  /// `agent.respond`
+  public static let agentRespond = AgentRespondRequest.method
+  /// `agent.list`
+  public static let agentList = AgentListRequest.method
+  /// `right.create`
+  public static let rightCreate = RightCreateRequest.method
+  /// `right.authorize`
+  public static let rightAuthorize = RightAuthorizeRequest.method
+  /// `right.checkCanAuthorize`
+  public static let rightCheckCanAuthorize = RightCheckCanAuthorizeRequest.method
+  /// `right.deauthorize`
+  public static let rightDeauthorize = RightDeauthorizeRequest.method
+  /// `right.state`
+  public static let rightState = RightStateRequest.method
+  /// `right.release`
+  public static let rightRelease = RightReleaseRequest.method
+  /// `rightStore.saveRight`
+  public static let rightStoreSave = SaveRightRequest.method
+  /// `rightStore.right`
+  public static let rightStoreRight = LoadRightRequest.method
+  /// `rightStore.removeRight`
+  public static let rightStoreRemove = RemoveRightRequest.method
+  /// `rightStore.removeAllRights`
+  public static let rightStoreRemoveAll = RemoveAllRightsRequest.method
+  /// `key.publicKey`
+  public static let keyPublicKey = PublicKeyRequest.method
+  /// `key.sign`
+  public static let keySign = KeySignRequest.method
+  /// `key.decrypt`
+  public static let keyDecrypt = KeyDecryptRequest.method
+  /// `key.exchangeKeys`
+  public static let keyExchangeKeys = KeyExchangeRequest.method
+  /// `secret.load`
+  public static let secretLoad = SecretLoadRequest.method
+  /// `handoff.create`
+  public static let handoffCreate = HandoffCreateRequest.method
+  /// `handoff.list`
+  public static let handoffList = HandoffListRequest.method
+  /// `handoff.authorize`
+  public static let handoffAuthorize = HandoffAuthorizeRequest.method
+  /// `handoff.redeem`
+  public static let handoffRedeem = HandoffRedeemRequest.method
+  /// `sshKey.create`
+  public static let sshKeyCreate = SSHKeyCreateRequest.method
+  /// `sshKey.list`
+  public static let sshKeyList = SSHKeyListRequest.method
+  /// `sshKey.delete`
+  public static let sshKeyDelete = SSHKeyDeleteRequest.method
+  /// `sshKey.sign`
+  public static let sshKeySign = SSHKeySignRequest.method
 }
 
-/// The notification names the server sends.
+/// The notification names the server sends, each its notification type's `method`.
 public enum Notification {
   /// `evaluation.queued {requestID, position}`
-  public static let queued = "evaluation.queued"
+  public static let queued = QueuedNotification.method
   /// `evaluation.started {requestID, policy}`
-  public static let started = "evaluation.started"
+  public static let started = StartedNotification.method
   /// `evaluation.feedback {requestID, sensor, feedback, attempt}`
-  public static let feedback = "evaluation.feedback"
+  public static let feedback = FeedbackNotification.method
   /// `evaluation.fallback {requestID, to}`
-  public static let fallback = "evaluation.fallback"
+  public static let fallback = FallbackNotification.method
   /// `monitor.event {event, requestID, …}` for connections that called `broker.monitor`.
-  public static let monitorEvent = "monitor.event"
+  public static let monitorEvent = MonitorEventNotification.method
+  /// To an agent: show this prompt.
+  public static let agentPrompt = AgentPromptNotification.method
+  /// To an agent: feedback for the prompt it shows.
+  public static let agentFeedback = AgentFeedbackNotification.method
+  /// To an agent: the prompt switches to the passcode.
+  public static let agentPasscode = AgentPasscodeNotification.method
+  /// To an agent: the prompt ended, with its result.
+  public static let agentEnded = AgentEndedNotification.method
+  /// `right.stateChanged {right, state}`.
+  public static let rightStateChanged = RightStateChangedNotification.method
+  /// `handoff.stateChanged {handoff, state}`.
+  public static let handoffStateChanged = HandoffStateChangedNotification.method
 }
 
 /// The protocol version this module speaks.
@@ -136,3 +207,5 @@ public struct EvaluationSuccess: Sendable, Equatable {
       reused: o["reused"]?.boolValue ?? false)
   }
 }
+
+extension EvaluationSuccess: MethodResult {}

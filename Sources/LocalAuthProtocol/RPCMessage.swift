@@ -251,6 +251,17 @@ public enum RPCEncoder {
     return writer.bytes
   }
 
+  /// Writes the response object of an answer, a result or an error (no newline): the one place
+  /// an answer becomes a response.
+  public static func write(
+    answer: Result<JSONValue, RPCError>, id: RequestID, into writer: inout JSONWriter
+  ) {
+    switch answer {
+    case .success(let value): write(result: value, id: id, into: &writer)
+    case .failure(let error): write(error: error, id: id, into: &writer)
+    }
+  }
+
   /// Writes a success response object (no newline).
   public static func write(result: JSONValue, id: RequestID, into writer: inout JSONWriter) {
     writer.raw("{\"jsonrpc\":\"2.0\",\"id\":")

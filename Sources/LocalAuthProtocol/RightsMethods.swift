@@ -1,51 +1,210 @@
-/// The method names of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
-/// keys, secrets and handoffs.
-extension Method {
-  /// `right.create {requirement}` → `{right}`
-  public static let rightCreate = "right.create"
-  /// `right.authorize {right, localizedReason}` → `{state, requestID?, sensor?}`
-  public static let rightAuthorize = "right.authorize"
-  /// `right.checkCanAuthorize {right}` → `{}` or the LAError
-  public static let rightCheckCanAuthorize = "right.checkCanAuthorize"
-  /// `right.deauthorize {right}` → `{}`
-  public static let rightDeauthorize = "right.deauthorize"
-  /// `right.state {right}` → `{state}`
-  public static let rightState = "right.state"
-  /// `right.release {right}` → `{}`: forgets the handle (an extension: LARight deallocated).
-  public static let rightRelease = "right.release"
-  /// `rightStore.saveRight {right, identifier, secret?}` → `{right, identifier}`
-  public static let rightStoreSave = "rightStore.saveRight"
-  /// `rightStore.right {identifier}` → `{right, identifier}`
-  public static let rightStoreRight = "rightStore.right"
-  /// `rightStore.removeRight {identifier}` or `{right}` → `{}`
-  public static let rightStoreRemove = "rightStore.removeRight"
-  /// `rightStore.removeAllRights {}` → `{removed}`
-  public static let rightStoreRemoveAll = "rightStore.removeAllRights"
-  /// `key.publicKey {right}` → `{x963, der}`
-  public static let keyPublicKey = "key.publicKey"
-  /// `key.sign {right, data, algorithm?}` → `{signature}`
-  public static let keySign = "key.sign"
-  /// `key.decrypt {right, data, algorithm?}` → `{plaintext}`
-  public static let keyDecrypt = "key.decrypt"
-  /// `key.exchangeKeys {right, publicKey, algorithm?, requestedSize?, sharedInfo?}` → `{sharedSecret}`
-  public static let keyExchangeKeys = "key.exchangeKeys"
-  /// `secret.load {right}` → `{secret}`
-  public static let secretLoad = "secret.load"
-  /// `handoff.create {payload, ttl}` → `{handoff, expiresAt}`
-  public static let handoffCreate = "handoff.create"
-  /// `handoff.list {}` → `{handoffs: [{handoff, payload, appID, createdAt, expiresAt, authorized}]}`
-  public static let handoffList = "handoff.list"
-  /// `handoff.authorize {handoff, policy, localizedReason}` → `{handoff, requestID}`
-  public static let handoffAuthorize = "handoff.authorize"
-  /// `handoff.redeem {handoff}` → `{payload}`
-  public static let handoffRedeem = "handoff.redeem"
+// The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
+// keys, secrets and handoffs. Their params are not typed field by field yet (`KeyedParams`).
+
+/// `right.create {requirement}` → `{right}`
+public enum RightCreateRequest: RequestType {
+  /// `right.create`
+  public static let method = "right.create"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
 }
 
-extension Notification {
-  /// `right.stateChanged {right, state}` whenever a right's state changes.
-  public static let rightStateChanged = "right.stateChanged"
-  /// `handoff.stateChanged {handoff, state: "authorized"}` to the creator's app (same uid and app id).
-  public static let handoffStateChanged = "handoff.stateChanged"
+/// `right.authorize {right, localizedReason}` → `{state, requestID?, sensor?}`
+public enum RightAuthorizeRequest: RequestType {
+  /// `right.authorize`
+  public static let method = "right.authorize"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `right.checkCanAuthorize {right}` → `{}` or the LAError
+public enum RightCheckCanAuthorizeRequest: RequestType {
+  /// `right.checkCanAuthorize`
+  public static let method = "right.checkCanAuthorize"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `right.deauthorize {right}` → `{}`
+public enum RightDeauthorizeRequest: RequestType {
+  /// `right.deauthorize`
+  public static let method = "right.deauthorize"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `right.state {right}` → `{state}`
+public enum RightStateRequest: RequestType {
+  /// `right.state`
+  public static let method = "right.state"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `right.release {right}` → `{}`: forgets the handle (an extension: LARight deallocated).
+public enum RightReleaseRequest: RequestType {
+  /// `right.release`
+  public static let method = "right.release"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `rightStore.saveRight {right, identifier, secret?}` → `{right, identifier}`
+public enum SaveRightRequest: RequestType {
+  /// `rightStore.saveRight`
+  public static let method = "rightStore.saveRight"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `rightStore.right {identifier}` → `{right, identifier}`
+public enum LoadRightRequest: RequestType {
+  /// `rightStore.right`
+  public static let method = "rightStore.right"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `rightStore.removeRight {identifier}` or `{right}` → `{}`
+public enum RemoveRightRequest: RequestType {
+  /// `rightStore.removeRight`
+  public static let method = "rightStore.removeRight"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `rightStore.removeAllRights {}` → `{removed}`
+public enum RemoveAllRightsRequest: RequestType {
+  /// `rightStore.removeAllRights`
+  public static let method = "rightStore.removeAllRights"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `key.publicKey {right}` → `{x963, der}`
+public enum PublicKeyRequest: RequestType {
+  /// `key.publicKey`
+  public static let method = "key.publicKey"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `key.sign {right, data, algorithm?}` → `{signature}`
+public enum KeySignRequest: RequestType {
+  /// `key.sign`
+  public static let method = "key.sign"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `key.decrypt {right, data, algorithm?}` → `{plaintext}`
+public enum KeyDecryptRequest: RequestType {
+  /// `key.decrypt`
+  public static let method = "key.decrypt"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `key.exchangeKeys {right, publicKey, algorithm?, requestedSize?, sharedInfo?}` → `{sharedSecret}`
+public enum KeyExchangeRequest: RequestType {
+  /// `key.exchangeKeys`
+  public static let method = "key.exchangeKeys"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `secret.load {right}` → `{secret}`
+public enum SecretLoadRequest: RequestType {
+  /// `secret.load`
+  public static let method = "secret.load"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `handoff.create {payload, ttl}` → `{handoff, expiresAt}`
+public enum HandoffCreateRequest: RequestType {
+  /// `handoff.create`
+  public static let method = "handoff.create"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `handoff.list {}` → `{handoffs: [{handoff, payload, appID, createdAt, expiresAt, authorized}]}`
+public enum HandoffListRequest: RequestType {
+  /// `handoff.list`
+  public static let method = "handoff.list"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `handoff.authorize {handoff, policy, localizedReason}` → `{handoff, requestID}`
+public enum HandoffAuthorizeRequest: RequestType {
+  /// `handoff.authorize`
+  public static let method = "handoff.authorize"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `handoff.redeem {handoff}` → `{payload}`
+public enum HandoffRedeemRequest: RequestType {
+  /// `handoff.redeem`
+  public static let method = "handoff.redeem"
+  /// The result object.
+  public typealias Result = JSONValue
+  /// The params, read by field name by the handler.
+  public typealias Params = KeyedParams
+}
+
+/// `right.stateChanged {right, state}` whenever a right's state changes.
+public enum RightStateChangedNotification: NotificationType {
+  /// `right.stateChanged`
+  public static let method = "right.stateChanged"
+  /// `{right, state}`.
+  public typealias Params = NotificationParams
+}
+
+/// `handoff.stateChanged {handoff, state: "authorized"}` to the creator's app (same uid and app id).
+public enum HandoffStateChangedNotification: NotificationType {
+  /// `handoff.stateChanged`
+  public static let method = "handoff.stateChanged"
+  /// `{handoff, state}`.
+  public typealias Params = NotificationParams
 }
 
 extension ErrorCode {

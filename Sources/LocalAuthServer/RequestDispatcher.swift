@@ -93,14 +93,13 @@ struct RequestDispatcher {
     }
   }
 
-  private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
-    var writer = JSONWriter()
-    switch answer {
-    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
-    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
-    }
-    return writer.bytes
-  }
+}
+
+/// A batch element's response object (no newline).
+private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
+  var writer = JSONWriter()
+  RPCEncoder.write(answer: answer, id: id, into: &writer)
+  return writer.bytes
 }
 
 /// Answers one deferred request on its connection. Broker-isolated (loop thread).
@@ -178,11 +177,6 @@ private struct BatchResponder: Responder {
 
   func respond(_ result: Result<JSONValue, RPCError>) {
     batch.connection.answered(id)
-    var writer = JSONWriter()
-    switch result {
-    case .success(let value): RPCEncoder.write(result: value, id: id, into: &writer)
-    case .failure(let error): RPCEncoder.write(error: error, id: id, into: &writer)
-    }
-    batch.fill(slot, writer.bytes)
+    batch.fill(slot, encodeObject(result, id: id))
   }
 }

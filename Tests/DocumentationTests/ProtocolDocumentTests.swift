@@ -59,3 +59,13 @@ import Testing
     #expect(named, "docs/protocol.md does not name the limit \(key)=")
   }
 }
+
+/// docs/protocol.md names every method and notification of `MethodRegistry`, the list the
+/// server routes by.
+@Suite struct RegistryDocumentTests {
+  @Test(arguments: MethodRegistry.methodNames + MethodRegistry.notificationNames)
+  func everyRegisteredNameIsInTheProtocol(name: String) {
+    let named = ProtocolDocumentTests.protocolDocument.contains("`\(name)`")
+    #expect(named, "docs/protocol.md does not name \(name)")
+  }
+}

@@ -107,6 +107,20 @@ struct RPCEncoderTests {
     #expect(note == .notification(method: "monitor.event", params: [:]))
   }
 
+  @Test("an answer is written as its result or its error line, the same bytes", arguments: ids)
+  func answer(_ id: RequestID) {
+    let error = RPCError(.userCancel, "Canceled by user.", data: ["requestID": "r-1"])
+    let answers: [(Result<JSONValue, RPCError>, [UInt8])] = [
+      (.success(["a": 1]), RPCEncoder.result(id: id, ["a": 1])),
+      (.failure(error), RPCEncoder.error(id: id, error)),
+    ]
+    for (answer, line) in answers {
+      var writer = JSONWriter()
+      RPCEncoder.write(answer: answer, id: id, into: &writer)
+      #expect(writer.bytes + [0x0A] == line)
+    }
+  }
+
   @Test("RequestID from JSON accepts string, number and null only")
   func requestIDFromJSON() {
     #expect(RequestID(json: "a") == .string("a"))

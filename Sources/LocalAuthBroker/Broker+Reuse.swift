@@ -1,0 +1,39 @@
+import LocalAuthProtocol
+
+/// Reuse of a context's biometric success (touchIDAuthenticationAllowableReuseDuration): the grant
+/// a success leaves on its context and when it answers a later evaluation.
+extension Broker {
+  /// Remembers a biometric success on its context for reuse; any other success clears the grant.
+  /// Every explicit context keeps one, as Apple's: "a previously successful authentication causes
+  /// the next policy evaluation [on the same context] to succeed without testing biometry again".
+  /// An implicit context (no `context` param) keeps one only when the daemon gave it a reuse
+  /// window (an SSH key's context); otherwise it is never evaluated twice.
+  func grantReuse(_ evaluation: Evaluation, _ success: EvaluationSuccess) {
+    let context = evaluation.context
+    guard context.explicit || context.options.reuseDuration > 0 else { return }
+    guard !success.reused else { return }
+    let biometric = evaluation.sensor.flatMap { name in
+      sensors.drivers.first { $0.name == name }?.kind.isBiometric
+    }
+    context.reuseGrant =
+      biometric == true
+      ? ReuseGrant(
+        at: time.now(), policy: evaluation.policy, owner: evaluation.owner.uid,
+        domainState: domainStateHash(owner: evaluation.owner.uid)) : nil
+  }
+
+  /// Whether the context's last biometric success answers this policy now: the same policy, for
+  /// the same owner, with the same enrolled set and biometry usable (not locked out), and within
+  /// the reuse window when the context set one (touchIDAuthenticationAllowableReuseDuration > 0);
+  /// without one, for an explicit context's lifetime, as Apple's contexts remember their success.
+  func mayReuse(_ context: AuthContext, for policy: Policy, owner: UInt32) -> Bool {
+    let window = context.options.reuseDuration
+    guard let grant = context.reuseGrant, grant.policy == policy, grant.owner == owner,
+      window > 0
+        ? time.now() - grant.at <= .milliseconds(Int64(window * 1000)) : context.explicit,
+      case .success = biometryAvailability(owner: owner),
+      grant.domainState == domainStateHash(owner: owner)
+    else { return false }
+    return true
+  }
+}

@@ -1,0 +1,118 @@
+import LocalAuthProtocol
+
+/// The machine-wide queue of evaluations waiting for the sensors (docs/protocol.md, "Evaluation
+/// semantics"): its limits (`MaxQueue`, `MaxQueuePerClient`, `MaxQueuePerUID`), system evaluations
+/// first, and the fair order across uids. Owns the waiting evaluations and the counts behind the
+/// limits; a change to who waits, how many, or who goes next goes here. Value type, held by the
+/// Broker actor.
+struct EvaluationQueue {
+  /// The limits, from the broker's configuration.
+  struct Limits {
+    /// Evaluations waiting in total (`MaxQueue`).
+    var total: Int
+    /// Per connection (`MaxQueuePerClient`).
+    var perClient: Int
+    /// Per uid, root's excepted (`MaxQueuePerUID`).
+    var perUID: Int
+  }
+
+  /// The waiting evaluations, system evaluations first, then in arrival order.
+  private(set) var waiting: [Evaluation] = []
+  /// Waiting evaluations per client uid.
+  private var queuedByUID: [UInt32: Int] = [:]
+  /// The turn at which each uid last had an evaluation started.
+  private var lastServedTurn: [UInt32: Int] = [:]
+  private var serveTurn = 0
+
+  /// How many evaluations wait.
+  var count: Int { waiting.count }
+  /// Whether none waits.
+  var isEmpty: Bool { waiting.isEmpty }
+
+  /// queueFull naming the limit one more evaluation of its client would pass, or nil when it fits.
+  func refusal(for evaluation: Evaluation, limits: Limits) -> RPCError? {
+    let client = evaluation.client
+    let refusal: (String, Int)?
+    if waiting.count >= limits.total {
+      refusal = ("MaxQueue", limits.total)
+    } else if client.queuedCount >= limits.perClient {
+      refusal = ("MaxQueuePerClient", limits.perClient)
+    } else if client.peer.uid != 0, queuedByUID[client.peer.uid, default: 0] >= limits.perUID {
+      refusal = ("MaxQueuePerUID", limits.perUID)
+    } else {
+      refusal = nil
+    }
+    guard let (key, max) = refusal else { return nil }
+    return RPCError(
+      .queueFull, "The evaluation queue is full (\(key)=\(max)).",
+      data: [
+        "requestID": .string(evaluation.requestID), "queued": .int(waiting.count),
+        "limit": .string(key), "max": .int(max),
+      ])
+  }
+
+  /// Queues an app evaluation last; returns its position (1-based).
+  mutating func append(_ evaluation: Evaluation) -> Int {
+    waiting.append(evaluation)
+    count(evaluation, 1)
+    return waiting.count
+  }
+
+  /// Queues a system evaluation after the system evaluations already waiting and ahead of every
+  /// app evaluation; returns its position (1-based).
+  mutating func insertSystem(_ evaluation: Evaluation) -> Int {
+    let index = waiting.firstIndex { !$0.isSystem } ?? waiting.count
+    waiting.insert(evaluation, at: index)
+    count(evaluation, 1)
+    return index + 1
+  }
+
+  /// Takes an evaluation out of the queue (it ended while waiting); false when it was not there.
+  @discardableResult
+  mutating func remove(_ evaluation: Evaluation) -> Bool {
+    guard let index = waiting.firstIndex(where: { $0 === evaluation }) else { return false }
+    waiting.remove(at: index)
+    count(evaluation, -1)
+    return true
+  }
+
+  /// Takes the next evaluation to run: a system evaluation first; otherwise the oldest one of the
+  /// uid served longest ago, so one uid's backlog never makes another uid wait for more than one
+  /// prompt per busy uid. Cheap when one uid has everything queued, linear in the queue at worst.
+  mutating func popNext() -> Evaluation? {
+    guard let index = nextIndex() else { return nil }
+    let next = waiting.remove(at: index)
+    count(next, -1)
+    return next
+  }
+
+  /// Records that an evaluation starts running (the fair order's clock).
+  mutating func started(_ evaluation: Evaluation) {
+    serveTurn += 1
+    lastServedTurn[evaluation.client.peer.uid] = serveTurn
+  }
+
+  private func nextIndex() -> Int? {
+    guard let first = waiting.first else { return nil }
+    if first.isSystem { return 0 }
+    guard queuedByUID.count > 1 else { return 0 }
+    var chosen = first.client.peer.uid
+    var chosenServed = lastServedTurn[chosen] ?? -1
+    for uid in queuedByUID.keys {
+      let served = lastServedTurn[uid] ?? -1
+      if served < chosenServed {
+        chosen = uid
+        chosenServed = served
+      }
+    }
+    return waiting.firstIndex { $0.client.peer.uid == chosen }
+  }
+
+  /// Books a queue slot (or its release) against the client and its uid.
+  private mutating func count(_ evaluation: Evaluation, _ delta: Int) {
+    evaluation.client.queuedCount += delta
+    let uid = evaluation.client.peer.uid
+    let count = queuedByUID[uid, default: 0] + delta
+    queuedByUID[uid] = count > 0 ? count : nil
+  }
+}

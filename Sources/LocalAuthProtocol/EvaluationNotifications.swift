@@ -1,0 +1,39 @@
+/// `evaluation.queued {requestID, position}`: the evaluation waits behind others.
+public enum QueuedNotification: NotificationType {
+  /// `evaluation.queued`
+  public static let method = "evaluation.queued"
+  /// `{requestID, position}`.
+  public typealias Params = NotificationParams
+}
+
+/// `evaluation.started {requestID, policy}`: the evaluation reached the sensors.
+public enum StartedNotification: NotificationType {
+  /// `evaluation.started`
+  public static let method = "evaluation.started"
+  /// `{requestID, policy}`.
+  public typealias Params = NotificationParams
+}
+
+/// `evaluation.feedback {requestID, sensor, feedback, attempt}`: a no-match or a retry.
+public enum FeedbackNotification: NotificationType {
+  /// `evaluation.feedback`
+  public static let method = "evaluation.feedback"
+  /// `{requestID, sensor, feedback, attempt}`.
+  public typealias Params = NotificationParams
+}
+
+/// `evaluation.fallback {requestID, to}`: the evaluation moved to the passcode.
+public enum FallbackNotification: NotificationType {
+  /// `evaluation.fallback`
+  public static let method = "evaluation.fallback"
+  /// `{requestID, to}`.
+  public typealias Params = NotificationParams
+}
+
+/// `monitor.event {event, requestID, …}` for connections that called `broker.monitor`.
+public enum MonitorEventNotification: NotificationType {
+  /// `monitor.event`
+  public static let method = "monitor.event"
+  /// `{event, requestID, …}`.
+  public typealias Params = NotificationParams
+}
