@@ -45,27 +45,18 @@ import Testing
     #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
-  @Test func aDriverThatStopsAnsweringPingsIsKilledAsHung() async throws {
+  /// First runs that stop answering: one sleeps (pings unanswered), one closes its input and sleeps
+  /// (writes to it fail with EPIPE while it runs). Both are killed as hung at the ping deadline.
+  @Test(arguments: [
+    ("exec sleep 1000", ""),
+    (":", "echo 'HELLO 1'; echo READY; exec sleep 1000 0<&-"),
+  ])
+  func aDriverThatStopsAnsweringPingsIsKilledAsHung(firstRun: String, beforeHello: String)
+    async throws
+  {
     let harness = try DriverHarness()
-    let sensor = harness.sensor([try flaky(harness, "exec sleep 1000")], hangTimeoutMs: 200)
-    defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let hang = await failure { try await sensor.capture(request()) }
-    #expect(hang?.reason == .driverHung)
-    #expect(
-      harness.journal.contains {
-        $0.contains("did not answer PING") && $0.contains("killed by signal 9")
-      })
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
-  }
-
-  @Test func aDriverThatClosedItsInputIsHungAfterThePingDeadline() async throws {
-    let harness = try DriverHarness()
-    // First run: closes its input (writes to it fail with EPIPE) but keeps running.
     let sensor = harness.sensor(
-      [try flaky(harness, ":", beforeHello: "echo 'HELLO 1'; echo READY; exec sleep 1000 0<&-")],
-      hangTimeoutMs: 200)
+      [try flaky(harness, firstRun, beforeHello: beforeHello)], hangTimeoutMs: 200)
     defer { sensor.stop() }
     #expect(await harness.eventually { sensor.state(for: 1000).available })
     let hang = await failure { try await sensor.capture(request()) }
