@@ -48,7 +48,7 @@ extension Broker {
   // MARK: key.* and secret.*
 
   /// The public key needs no authorization (as Apple's LAPublicKey): only this client's handle.
-  func publicKey(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func publicKey(_ params: RightHandleParams, client: ClientSession) throws(RPCError) -> JSONValue {
     guard let record = try right(params, of: client).persisted else { throw notPersistedError() }
     return [
       "x963": .string(Base64.encode(record.publicKey.x963)),

@@ -44,7 +44,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// The public key, from the cache or `key.publicKey` (which needs no authorization).
   func publicKeyExport() async throws -> PublicKeyExport {
     if let cached = publicKeyCache.withLock({ $0 }) { return cached }
-    let result = try await callWithRight(Method.keyPublicKey)
+    let result = try await callWithRight(PublicKeyRequest.self)
     guard let x963 = result["x963"]?.stringValue.flatMap({ Data(base64Encoded: $0) }),
       let der = result["der"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
     else {

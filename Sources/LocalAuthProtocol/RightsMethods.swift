@@ -1,5 +1,25 @@
 // The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
-// keys, secrets and handoffs. Their params are not typed field by field yet (`KeyedParams`).
+// keys, secrets and handoffs. The right.* params are typed field by field; the others are not
+// yet (`KeyedParams`).
+
+/// The params every method on one of the caller's rights shares: `right`, the handle
+/// `right.create` or the right store gave.
+public protocol RightParams: MethodParams {}
+
+extension RightParams {
+  /// `right`, required, not empty.
+  public func right() throws(RPCError) -> String { try reader.nonEmptyString("right") }
+}
+
+/// The params of a method that takes only a right: `{right}`.
+public struct RightHandleParams: RightParams {
+  /// The params object.
+  public let object: JSONObject
+  /// Params over a received object.
+  public init(object: JSONObject) { self.object = object }
+  /// The params naming the right with this handle.
+  public init(right: JSONValue) { object = ["right": right] }
+}
 
 /// `right.create {requirement}` → `{right}`
 public enum RightCreateRequest: RequestType {
@@ -7,8 +27,29 @@ public enum RightCreateRequest: RequestType {
   public static let method = "right.create"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{requirement, fallback?}`.
+  public struct Params: MethodParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params of a right with the requirement of this name ("default", "biometry",
+    /// "biometryCurrentSet") and fallback ("devicePasscode", "none"; nil: none given).
+    public init(requirement: String, fallback: String?) {
+      object = ["requirement": .string(requirement), "fallback": fallback.map(JSONValue.string)]
+    }
+    /// `requirement`, required: a name, `{name: options}` or `{name, fallback?}`; its shapes
+    /// are checked by the broker's `RightRequirement`.
+    public func requirement() throws(RPCError) -> JSONValue {
+      guard let value = object["requirement"] else {
+        throw .invalidParams("requirement", "is required")
+      }
+      return value
+    }
+    /// `fallback`, optional (beside a requirement given by name).
+    public func fallback() throws(RPCError) -> String? { try reader.optionalString("fallback") }
+  }
 }
 
 /// `right.authorize {right, localizedReason}` → `{state, requestID?, sensor?}`
@@ -17,8 +58,22 @@ public enum RightAuthorizeRequest: RequestType {
   public static let method = "right.authorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{right, localizedReason}`.
+  public struct Params: RightParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that authorize the right with this handle, prompting with `localizedReason`.
+    public init(right: JSONValue, localizedReason: String) {
+      object = ["right": right, "localizedReason": .string(localizedReason)]
+    }
+    /// `localizedReason`, required, not empty.
+    public func localizedReason() throws(RPCError) -> String {
+      try reader.nonEmptyString("localizedReason")
+    }
+  }
 }
 
 /// `right.checkCanAuthorize {right}` → `{}` or the LAError
@@ -27,8 +82,8 @@ public enum RightCheckCanAuthorizeRequest: RequestType {
   public static let method = "right.checkCanAuthorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.deauthorize {right}` → `{}`
@@ -37,8 +92,8 @@ public enum RightDeauthorizeRequest: RequestType {
   public static let method = "right.deauthorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.state {right}` → `{state}`
@@ -47,8 +102,8 @@ public enum RightStateRequest: RequestType {
   public static let method = "right.state"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.release {right}` → `{}`: forgets the handle (an extension: LARight deallocated).
@@ -57,8 +112,8 @@ public enum RightReleaseRequest: RequestType {
   public static let method = "right.release"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `rightStore.saveRight {right, identifier, secret?}` → `{right, identifier}`
@@ -107,8 +162,8 @@ public enum PublicKeyRequest: RequestType {
   public static let method = "key.publicKey"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `key.sign {right, data, algorithm?}` → `{signature}`
