@@ -34,28 +34,28 @@ extension Broker {
           params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
       },
       .afterStore(SaveRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.saveRight(params.reader, client: client)
+        try await broker.saveRight(params, client: client)
       },
       .afterStore(LoadRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.loadRight(params.reader, client: client)
+        try await broker.loadRight(params, client: client)
       },
       .afterStore(RemoveRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.removeRight(params.reader, client: client)
+        try await broker.removeRight(params, client: client)
       },
       .afterStore(RemoveAllRightsRequest.self) { (broker, _, client) async throws(RPCError) in
         try await broker.removeAllRights(client: client)
       },
       .afterStore(KeySignRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.sign(params.reader, client: client)
+        try await broker.sign(params, client: client)
       },
       .afterStore(KeyDecryptRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.decrypt(params.reader, client: client)
+        try await broker.decrypt(params, client: client)
       },
       .afterStore(KeyExchangeRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.exchangeKeys(params.reader, client: client)
+        try await broker.exchangeKeys(params, client: client)
       },
       .afterStore(SecretLoadRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.loadSecret(params.reader, client: client)
+        try await broker.loadSecret(params, client: client)
       },
       .afterStore(HandoffCreateRequest.self) { (broker, params, client) async throws(RPCError) in
         try await broker.createHandoff(params.reader, client: client)
@@ -74,11 +74,6 @@ extension Broker {
   /// The client's own right named by `right`; notFound for any other (another client's looks the same).
   func right(_ params: some RightParams, of client: ClientSession) throws(RPCError) -> AuthRight {
     try right(id: params.right(), of: client)
-  }
-
-  /// The same, for the methods whose params are not typed yet.
-  func right(_ params: ParamReader, of client: ClientSession) throws(RPCError) -> AuthRight {
-    try right(id: params.nonEmptyString("right"), of: client)
   }
 
   /// The client's own right with this handle; notFound for any other.

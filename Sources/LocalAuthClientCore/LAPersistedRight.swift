@@ -29,7 +29,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// After a reconnect the old handle is gone: load the right again (`rightStore.right`).
   override func makeHandle() async throws -> JSONValue {
     let result = try await connection.call(
-      Method.rightStoreRight, ["identifier": .string(identifier)])
+      LoadRightRequest.self, LoadRightRequest.Params(identifier: identifier))
     guard let handle = result.objectValue?["right"] else {
       throw RPCError(.internalError, "rightStore.right answered without a right.")
     }

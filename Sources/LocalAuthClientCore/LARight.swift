@@ -142,13 +142,6 @@ open class LARight: @unchecked Sendable {
     return try await connection.call(R.self, params).objectValue ?? [:]
   }
 
-  /// Calls a right method with `{right, …}`.
-  func callWithRight(_ method: String, _ extra: JSONObject = [:]) async throws -> JSONObject {
-    var params: JSONObject = ["right": try await handle()]
-    params.members.append(contentsOf: extra.members)
-    return try await connection.call(method, params).objectValue ?? [:]
-  }
-
   /// The current state version, optionally setting a provisional state.
   func beginStateChange(_ provisional: State? = nil) -> (version: Int, previous: State) {
     mutable.withLock { mutable in

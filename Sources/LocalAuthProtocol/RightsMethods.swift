@@ -1,6 +1,6 @@
-// The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
-// keys, secrets and handoffs. The right.* params are typed field by field; the others are not
-// yet (`KeyedParams`).
+// The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store
+// and handoffs (keys and secrets: KeyMethods.swift). The handoff params are not typed field by
+// field yet (`KeyedParams`).
 
 /// The params every method on one of the caller's rights shares: `right`, the handle
 /// `right.create` or the right store gave.
@@ -19,6 +19,14 @@ public struct RightHandleParams: RightParams {
   public init(object: JSONObject) { self.object = object }
   /// The params naming the right with this handle.
   public init(right: JSONValue) { object = ["right": right] }
+}
+
+/// The params that name a saved right: `identifier`.
+public protocol IdentifierParams: MethodParams {}
+
+extension IdentifierParams {
+  /// `identifier`, required, not empty.
+  public func identifier() throws(RPCError) -> String { try reader.nonEmptyString("identifier") }
 }
 
 /// `right.create {requirement}` → `{right}`
@@ -122,8 +130,23 @@ public enum SaveRightRequest: RequestType {
   public static let method = "rightStore.saveRight"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{right, identifier, secret?}`.
+  public struct Params: RightParams, IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that save the right with handle `right` under `identifier`, with `secret`.
+    public init(right: JSONValue, identifier: String, secret: [UInt8]?) {
+      object = [
+        "right": right, "identifier": .string(identifier),
+        "secret": secret.map { .string(Base64.encode($0)) },
+      ]
+    }
+    /// `secret`, optional, base64.
+    public func secret() throws(RPCError) -> [UInt8]? { try reader.optionalBase64("secret") }
+  }
 }
 
 /// `rightStore.right {identifier}` → `{right, identifier}`
@@ -132,8 +155,16 @@ public enum LoadRightRequest: RequestType {
   public static let method = "rightStore.right"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{identifier}`.
+  public struct Params: IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that load the right saved under `identifier`.
+    public init(identifier: String) { object = ["identifier": .string(identifier)] }
+  }
 }
 
 /// `rightStore.removeRight {identifier}` or `{right}` → `{}`
@@ -142,8 +173,23 @@ public enum RemoveRightRequest: RequestType {
   public static let method = "rightStore.removeRight"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{identifier}` or `{right}`.
+  public struct Params: RightParams, IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that remove the right saved under `identifier`.
+    public init(identifier: String) { object = ["identifier": .string(identifier)] }
+    /// The params that remove the persisted right with this handle.
+    public init(right: JSONValue) { object = ["right": right] }
+    /// Whether the params name a handle (`right`, not null) rather than an identifier.
+    public var namesRight: Bool {
+      guard let handle = object["right"] else { return false }
+      return handle != .null
+    }
+  }
 }
 
 /// `rightStore.removeAllRights {}` → `{removed}`
@@ -152,8 +198,8 @@ public enum RemoveAllRightsRequest: RequestType {
   public static let method = "rightStore.removeAllRights"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// None.
+  public typealias Params = NoParams
 }
 
 /// `key.publicKey {right}` → `{x963, der}`
@@ -164,46 +210,6 @@ public enum PublicKeyRequest: RequestType {
   public typealias Result = JSONValue
   /// `{right}`.
   public typealias Params = RightHandleParams
-}
-
-/// `key.sign {right, data, algorithm?}` → `{signature}`
-public enum KeySignRequest: RequestType {
-  /// `key.sign`
-  public static let method = "key.sign"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
-
-/// `key.decrypt {right, data, algorithm?}` → `{plaintext}`
-public enum KeyDecryptRequest: RequestType {
-  /// `key.decrypt`
-  public static let method = "key.decrypt"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
-
-/// `key.exchangeKeys {right, publicKey, algorithm?, requestedSize?, sharedInfo?}` → `{sharedSecret}`
-public enum KeyExchangeRequest: RequestType {
-  /// `key.exchangeKeys`
-  public static let method = "key.exchangeKeys"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
-
-/// `secret.load {right}` → `{secret}`
-public enum SecretLoadRequest: RequestType {
-  /// `secret.load`
-  public static let method = "secret.load"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
 }
 
 /// `handoff.create {payload, ttl}` → `{handoff, expiresAt}`
@@ -265,33 +271,6 @@ public enum HandoffStateChangedNotification: NotificationType {
 extension ErrorCode {
   /// A persisted right with this identifier already exists (`data.name` is "alreadyExists").
   public static let alreadyExists = ErrorCode(rawValue: -32005)
-}
-
-/// The key algorithms of docs/protocol.md, "Key algorithms", spelled as SecKeyAlgorithm names.
-public enum KeyAlgorithm {
-  /// ECDSA over SHA-256 of the message, DER (X9.62) signature.
-  public static let ecdsaSignatureMessageX962SHA256 = "ecdsaSignatureMessageX962SHA256"
-  /// Apple's ECIES, X9.63 KDF with SHA-256, AES-GCM with a variable IV.
-  public static let eciesStandard = "eciesEncryptionStandardVariableIVX963SHA256AESGCM"
-  /// The cofactor variant, identical on P-256.
-  public static let eciesCofactor = "eciesEncryptionCofactorVariableIVX963SHA256AESGCM"
-  /// Raw ECDH: the 32-byte x-coordinate.
-  public static let ecdhStandard = "ecdhKeyExchangeStandard"
-  /// Raw cofactor ECDH, identical on P-256.
-  public static let ecdhCofactor = "ecdhKeyExchangeCofactor"
-  /// ECDH followed by the X9.63 KDF with SHA-256 (`requestedSize`, `sharedInfo`).
-  public static let ecdhStandardX963SHA256 = "ecdhKeyExchangeStandardX963SHA256"
-  /// The cofactor variant of the above.
-  public static let ecdhCofactorX963SHA256 = "ecdhKeyExchangeCofactorX963SHA256"
-
-  /// The signature algorithms `key.sign` supports.
-  public static let signing = [ecdsaSignatureMessageX962SHA256]
-  /// The encryption algorithms `key.decrypt` supports.
-  public static let decryption = [eciesStandard, eciesCofactor]
-  /// The key exchange algorithms `key.exchangeKeys` supports.
-  public static let keyExchange = [
-    ecdhStandard, ecdhCofactor, ecdhStandardX963SHA256, ecdhCofactorX963SHA256,
-  ]
 }
 
 /// The states of a right (LARight.State) on the wire.
