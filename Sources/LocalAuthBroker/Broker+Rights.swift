@@ -31,7 +31,7 @@ extension Broker {
       .deferred(HandoffAuthorizeRequest.self) {
         (broker, params, request, client, makeResponder) throws(RPCError) in
         try broker.authorizeHandoff(
-          params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
+          params, client: client, rpcID: request.id, makeResponder: makeResponder)
       },
       .afterStore(SaveRightRequest.self) { (broker, params, client) async throws(RPCError) in
         try await broker.saveRight(params, client: client)
@@ -58,13 +58,13 @@ extension Broker {
         try await broker.loadSecret(params, client: client)
       },
       .afterStore(HandoffCreateRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.createHandoff(params.reader, client: client)
+        try await broker.createHandoff(params, client: client)
       },
       .afterStore(HandoffListRequest.self) { (broker, _, client) async throws(RPCError) in
         try await broker.listHandoffs(client: client)
       },
       .afterStore(HandoffRedeemRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.redeemHandoff(params.reader, client: client)
+        try await broker.redeemHandoff(params, client: client)
       },
     ]
   }

@@ -1,6 +1,5 @@
 // The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store
-// and handoffs (keys and secrets: KeyMethods.swift). The handoff params are not typed field by
-// field yet (`KeyedParams`).
+// and handoffs (keys and secrets: KeyMethods.swift).
 
 /// The params every method on one of the caller's rights shares: `right`, the handle
 /// `right.create` or the right store gave.
@@ -212,14 +211,38 @@ public enum PublicKeyRequest: RequestType {
   public typealias Params = RightHandleParams
 }
 
+/// The params that name a handoff: `handoff`, the id `handoff.create` gave.
+public protocol HandoffParams: MethodParams {}
+
+extension HandoffParams {
+  /// `handoff`, required, not empty.
+  public func handoff() throws(RPCError) -> String { try reader.nonEmptyString("handoff") }
+}
+
 /// `handoff.create {payload, ttl}` → `{handoff, expiresAt}`
 public enum HandoffCreateRequest: RequestType {
   /// `handoff.create`
   public static let method = "handoff.create"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{payload, ttl}`.
+  public struct Params: MethodParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params of a handoff carrying `payload` for `ttl` seconds.
+    public init(payload: [UInt8], ttl: Int) {
+      object = ["payload": .string(Base64.encode(payload)), "ttl": .int(ttl)]
+    }
+    /// `payload`, required, base64.
+    public func payload() throws(RPCError) -> [UInt8] { try reader.base64("payload") }
+    /// `ttl` in seconds, within `range` (required by the handler: nil when absent).
+    public func ttl(in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+      try reader.optionalInt("ttl", in: range)
+    }
+  }
 }
 
 /// `handoff.list {}` → `{handoffs: [{handoff, payload, appID, createdAt, expiresAt, authorized}]}`
@@ -228,8 +251,8 @@ public enum HandoffListRequest: RequestType {
   public static let method = "handoff.list"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// None.
+  public typealias Params = NoParams
 }
 
 /// `handoff.authorize {handoff, policy, localizedReason}` → `{handoff, requestID}`
@@ -238,8 +261,27 @@ public enum HandoffAuthorizeRequest: RequestType {
   public static let method = "handoff.authorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{handoff, policy, localizedReason, context?}`.
+  public struct Params: HandoffParams, ContextParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that authorize `handoff` by evaluating `policy` for `localizedReason`.
+    public init(handoff: String, policy: Policy, localizedReason: String) {
+      object = [
+        "handoff": .string(handoff), "policy": policy.json,
+        "localizedReason": .string(localizedReason),
+      ]
+    }
+    /// `policy`, required.
+    public func policy() throws(RPCError) -> Policy { try reader.policy("policy") }
+    /// `localizedReason`, required, not empty.
+    public func localizedReason() throws(RPCError) -> String {
+      try reader.nonEmptyString("localizedReason")
+    }
+  }
 }
 
 /// `handoff.redeem {handoff}` → `{payload}`
@@ -248,8 +290,16 @@ public enum HandoffRedeemRequest: RequestType {
   public static let method = "handoff.redeem"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{handoff}`.
+  public struct Params: HandoffParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that redeem `handoff`.
+    public init(handoff: String) { object = ["handoff": .string(handoff)] }
+  }
 }
 
 /// `right.stateChanged {right, state}` whenever a right's state changes.
