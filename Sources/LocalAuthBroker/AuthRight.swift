@@ -44,16 +44,14 @@ enum RightRequirement: Equatable {
   /// Reads `right.create` params. Accepted shapes: `{requirement: "default" | "biometry" |
   /// "biometryCurrentSet"}`, `{requirement: "biometry", fallback: "devicePasscode" | "none"}`,
   /// `{requirement: {biometry: {fallback: "devicePasscode"}}}` and `{requirement: {name, fallback?}}`.
-  init(params: ParamReader) throws(RPCError) {
-    guard let value = params.object["requirement"] else {
-      throw .invalidParams("requirement", "is required")
-    }
+  init(params: RightCreateRequest.Params) throws(RPCError) {
+    let value = try params.requirement()
     let name: String
     let fallback: String?
     switch value {
     case .string(let text):
       name = text
-      fallback = try params.optionalString("fallback")
+      fallback = try params.fallback()
     case .object(let object) where object.members.count == 1 && object["name"] == nil:
       let member = object.members[0]
       name = member.key

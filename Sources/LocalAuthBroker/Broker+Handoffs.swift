@@ -44,19 +44,20 @@ extension Broker {
   }
 
   /// The `handoff` param: an id, refused when it holds a NUL byte.
-  private func handoffID(_ params: ParamReader) throws(RPCError) -> String {
-    let id = try params.nonEmptyString("handoff")
+  private func handoffID(_ params: some HandoffParams) throws(RPCError) -> String {
+    let id = try params.handoff()
     try refuseNUL(id, field: "handoff")
     return id
   }
 
   // MARK: handoff.*
 
-  func createHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+  func createHandoff(_ params: HandoffCreateRequest.Params, client: ClientSession)
+    async throws(RPCError)
     -> JSONValue
   {
     let limits = configuration.store
-    let payload = try params.base64("payload")
+    let payload = try params.payload()
     guard payload.count <= limits.maxHandoffPayloadBytes else {
       throw tooLargeError(
         "payload", key: StoreLimits.Key.maxHandoffPayloadBytes, max: limits.maxHandoffPayloadBytes)
@@ -64,10 +65,10 @@ extension Broker {
     let range = limits.minHandoffTTLSeconds...limits.maxHandoffTTLSeconds
     let ttl: Int?
     do {
-      ttl = try params.optionalInt("ttl", in: range)
+      ttl = try params.ttl(in: range)
     } catch {
       // An integer outside the range names the bound it passed; anything else is plain invalid params.
-      guard let given = try? params.optionalInt("ttl", in: Int.min...Int.max) else { throw error }
+      guard let given = try? params.ttl(in: Int.min...Int.max) else { throw error }
       throw limitParamError(
         error,
         key: given < range.lowerBound
@@ -107,13 +108,13 @@ extension Broker {
   /// handoff.authorize: looks the handoff up on the store's thread, then runs the evaluation; once the user
   /// proved presence, marks it authorized (again on the store's thread) and answers.
   func authorizeHandoff(
-    _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
+    _ params: HandoffAuthorizeRequest.Params, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
     let id = try handoffID(params)
     let policy = try params.policy()
-    let reason = try params.nonEmptyString("localizedReason")
-    let contextID = try params.optionalString("context")
+    let reason = try params.localizedReason()
+    let contextID = try params.context()
     // A handoff is authorized by a person at an interactive client, every time: never through a
     // non-interactive client, never by reusing an earlier success.
     guard client.interactive else {
@@ -199,7 +200,8 @@ extension Broker {
       ]))
   }
 
-  func redeemHandoff(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+  func redeemHandoff(_ params: HandoffRedeemRequest.Params, client: ClientSession)
+    async throws(RPCError)
     -> JSONValue
   {
     let id = try handoffID(params)

@@ -7,7 +7,7 @@ extension Broker {
   static let maxKeyDataBytes = 48 * 1024
 
   /// The client's persisted right named by `right`, authorized now; never prompts.
-  private func authorizedPersistedRight(_ params: ParamReader, client: ClientSession)
+  private func authorizedPersistedRight(_ params: some RightParams, client: ClientSession)
     throws(RPCError) -> (
       AuthRight, PersistedRightRecord
     )
@@ -32,10 +32,10 @@ extension Broker {
   }
 
   /// The `algorithm` param: one of `supported`, or `fallback` when absent.
-  private func algorithm(_ params: ParamReader, supported: [String], default fallback: String)
+  private func algorithm(_ params: some KeyParams, supported: [String], default fallback: String)
     throws(RPCError) -> String
   {
-    let algorithm = try params.optionalString("algorithm") ?? fallback
+    let algorithm = try params.algorithm() ?? fallback
     guard supported.contains(algorithm) else {
       throw RPCError(
         .invalidParams,
@@ -48,7 +48,7 @@ extension Broker {
   // MARK: key.* and secret.*
 
   /// The public key needs no authorization (as Apple's LAPublicKey): only this client's handle.
-  func publicKey(_ params: ParamReader, client: ClientSession) throws(RPCError) -> JSONValue {
+  func publicKey(_ params: RightHandleParams, client: ClientSession) throws(RPCError) -> JSONValue {
     guard let record = try right(params, of: client).persisted else { throw notPersistedError() }
     return [
       "x963": .string(Base64.encode(record.publicKey.x963)),
@@ -56,9 +56,9 @@ extension Broker {
     ]
   }
 
-  func sign(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func sign(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
     let (_, record) = try authorizedPersistedRight(params, client: client)
-    let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
+    let data = try params.data(maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.signing, default: KeyAlgorithm.ecdsaSignatureMessageX962SHA256
     )
@@ -70,9 +70,9 @@ extension Broker {
     }
   }
 
-  func decrypt(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func decrypt(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
     let (_, record) = try authorizedPersistedRight(params, client: client)
-    let data = try params.base64("data", maxBytes: Self.maxKeyDataBytes)
+    let data = try params.data(maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.decryption, default: KeyAlgorithm.eciesStandard)
     let key = try await privateKey(of: record)
@@ -86,13 +86,14 @@ extension Broker {
     }
   }
 
-  func exchangeKeys(_ params: ParamReader, client: ClientSession) async throws(RPCError)
+  func exchangeKeys(_ params: KeyExchangeRequest.Params, client: ClientSession)
+    async throws(RPCError)
     -> JSONValue
   {
     let (_, record) = try authorizedPersistedRight(params, client: client)
     let algorithm = try algorithm(
       params, supported: KeyAlgorithm.keyExchange, default: KeyAlgorithm.ecdhStandard)
-    let peerBytes = try params.base64("publicKey", maxBytes: 1024)
+    let peerBytes = try params.publicKey(maxBytes: 1024)
     let peer: P256PublicKey
     do {
       peer =
@@ -105,8 +106,8 @@ extension Broker {
     let derived =
       algorithm == KeyAlgorithm.ecdhStandardX963SHA256
       || algorithm == KeyAlgorithm.ecdhCofactorX963SHA256
-    let requestedSize = try params.optionalInt("requestedSize", in: 1...4096)
-    let sharedInfo = try params.optionalBase64("sharedInfo", maxBytes: 4096) ?? []
+    let requestedSize = try params.requestedSize()
+    let sharedInfo = try params.sharedInfo(maxBytes: 4096) ?? []
     if derived && requestedSize == nil {
       throw .invalidParams("requestedSize", "is required (in bytes, 1…4096) with \(algorithm)")
     }
@@ -124,7 +125,8 @@ extension Broker {
     }
   }
 
-  func loadSecret(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue
+  func loadSecret(_ params: RightHandleParams, client: ClientSession) async throws(RPCError)
+    -> JSONValue
   {
     let (_, record) = try authorizedPersistedRight(params, client: client)
     let secret = try await withStoreOffLoop(

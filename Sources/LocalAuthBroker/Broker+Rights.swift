@@ -6,65 +6,65 @@ extension Broker {
   static var rightsRoutes: [MethodRoute] {
     [
       .answer(RightCreateRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.createRight(params.reader, client: client)
+        try broker.createRight(params, client: client)
       },
       .answer(RightCheckCanAuthorizeRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.checkCanAuthorize(params.reader, client: client)
+        try broker.checkCanAuthorize(params, client: client)
       },
       .answer(RightDeauthorizeRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.deauthorizeRight(params.reader, client: client)
+        try broker.deauthorizeRight(params, client: client)
       },
       .answer(RightStateRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.rightState(params.reader, client: client)
+        try broker.rightState(params, client: client)
       },
       .answer(RightReleaseRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.releaseRight(params.reader, client: client)
+        try broker.releaseRight(params, client: client)
       },
       .answer(PublicKeyRequest.self) { (broker, params, client) throws(RPCError) in
-        try broker.publicKey(params.reader, client: client)
+        try broker.publicKey(params, client: client)
       },
       .deferred(RightAuthorizeRequest.self) {
         (broker, params, request, client, makeResponder) throws(RPCError) in
         try broker.authorizeRight(
-          params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
+          params, client: client, rpcID: request.id, makeResponder: makeResponder)
       },
       .deferred(HandoffAuthorizeRequest.self) {
         (broker, params, request, client, makeResponder) throws(RPCError) in
         try broker.authorizeHandoff(
-          params.reader, client: client, rpcID: request.id, makeResponder: makeResponder)
+          params, client: client, rpcID: request.id, makeResponder: makeResponder)
       },
       .afterStore(SaveRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.saveRight(params.reader, client: client)
+        try await broker.saveRight(params, client: client)
       },
       .afterStore(LoadRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.loadRight(params.reader, client: client)
+        try await broker.loadRight(params, client: client)
       },
       .afterStore(RemoveRightRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.removeRight(params.reader, client: client)
+        try await broker.removeRight(params, client: client)
       },
       .afterStore(RemoveAllRightsRequest.self) { (broker, _, client) async throws(RPCError) in
         try await broker.removeAllRights(client: client)
       },
       .afterStore(KeySignRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.sign(params.reader, client: client)
+        try await broker.sign(params, client: client)
       },
       .afterStore(KeyDecryptRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.decrypt(params.reader, client: client)
+        try await broker.decrypt(params, client: client)
       },
       .afterStore(KeyExchangeRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.exchangeKeys(params.reader, client: client)
+        try await broker.exchangeKeys(params, client: client)
       },
       .afterStore(SecretLoadRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.loadSecret(params.reader, client: client)
+        try await broker.loadSecret(params, client: client)
       },
       .afterStore(HandoffCreateRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.createHandoff(params.reader, client: client)
+        try await broker.createHandoff(params, client: client)
       },
       .afterStore(HandoffListRequest.self) { (broker, _, client) async throws(RPCError) in
         try await broker.listHandoffs(client: client)
       },
       .afterStore(HandoffRedeemRequest.self) { (broker, params, client) async throws(RPCError) in
-        try await broker.redeemHandoff(params.reader, client: client)
+        try await broker.redeemHandoff(params, client: client)
       },
     ]
   }
@@ -72,8 +72,12 @@ extension Broker {
   // MARK: Handles
 
   /// The client's own right named by `right`; notFound for any other (another client's looks the same).
-  func right(_ params: ParamReader, of client: ClientSession) throws(RPCError) -> AuthRight {
-    let id = try params.nonEmptyString("right")
+  func right(_ params: some RightParams, of client: ClientSession) throws(RPCError) -> AuthRight {
+    try right(id: params.right(), of: client)
+  }
+
+  /// The client's own right with this handle; notFound for any other.
+  private func right(id: String, of client: ClientSession) throws(RPCError) -> AuthRight {
     guard let right = client.rights[id] else {
       throw RPCError(.notFound, "No such right: \(id).", data: ["field": "right"])
     }
@@ -136,7 +140,8 @@ extension Broker {
 
   // MARK: right.*
 
-  private func createRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func createRight(_ params: RightCreateRequest.Params, client: ClientSession)
+    throws(RPCError)
     -> JSONValue
   {
     let requirement = try RightRequirement(params: params)
@@ -148,11 +153,11 @@ extension Broker {
   }
 
   private func authorizeRight(
-    _ params: ParamReader, client: ClientSession, rpcID: RequestID?,
+    _ params: RightAuthorizeRequest.Params, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
     let right = try right(params, of: client)
-    let reason = try params.nonEmptyString("localizedReason")
+    let reason = try params.localizedReason()
     revalidate(right, of: client)
     if let busy = right.authorizing {
       throw RPCError(
@@ -207,7 +212,8 @@ extension Broker {
     }
   }
 
-  private func checkCanAuthorize(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func checkCanAuthorize(_ params: RightHandleParams, client: ClientSession)
+    throws(RPCError)
     -> JSONValue
   {
     let right = try right(params, of: client)
@@ -221,7 +227,7 @@ extension Broker {
     return [:]
   }
 
-  private func deauthorizeRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func deauthorizeRight(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
     -> JSONValue
   {
     let right = try right(params, of: client)
@@ -238,7 +244,7 @@ extension Broker {
     setState(right, RightStateName.notAuthorized, of: client)
   }
 
-  private func rightState(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func rightState(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
     -> JSONValue
   {
     let right = try right(params, of: client)
@@ -246,7 +252,7 @@ extension Broker {
     return ["state": .string(right.state)]
   }
 
-  private func releaseRight(_ params: ParamReader, client: ClientSession) throws(RPCError)
+  private func releaseRight(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
     -> JSONValue
   {
     let right = try right(params, of: client)

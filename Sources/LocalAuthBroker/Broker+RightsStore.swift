@@ -57,8 +57,8 @@ extension Broker {
     }
   }
 
-  private func identifier(_ params: ParamReader) throws(RPCError) -> String {
-    let identifier = try params.nonEmptyString("identifier")
+  private func identifier(_ params: some IdentifierParams) throws(RPCError) -> String {
+    let identifier = try params.identifier()
     guard identifier.utf8.count <= Self.maxIdentifierBytes else {
       throw .invalidParams("identifier", "must be at most \(Self.maxIdentifierBytes) bytes")
     }
@@ -75,11 +75,13 @@ extension Broker {
 
   // MARK: rightStore.*
 
-  func saveRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func saveRight(_ params: SaveRightRequest.Params, client: ClientSession) async throws(RPCError)
+    -> JSONValue
+  {
     let right = try right(params, of: client)
     let identifier = try identifier(params)
     let limits = configuration.store
-    let secret = try params.optionalBase64("secret")
+    let secret = try params.secret()
     if let secret, secret.count > limits.maxSecretBytes {
       throw tooLargeError("secret", key: StoreLimits.Key.maxSecretBytes, max: limits.maxSecretBytes)
     }
@@ -107,7 +109,9 @@ extension Broker {
     return ["right": .string(persisted.id), "identifier": .string(identifier)]
   }
 
-  func loadRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func loadRight(_ params: LoadRightRequest.Params, client: ClientSession) async throws(RPCError)
+    -> JSONValue
+  {
     let identifier = try identifier(params)
     let owner = owner(of: client)
     guard
@@ -130,11 +134,12 @@ extension Broker {
     ]
   }
 
-  func removeRight(_ params: ParamReader, client: ClientSession) async throws(RPCError) -> JSONValue
+  func removeRight(_ params: RemoveRightRequest.Params, client: ClientSession)
+    async throws(RPCError) -> JSONValue
   {
     let owner: Owner
     let identifier: String
-    if let handle = params.object["right"], handle != .null {
+    if params.namesRight {
       let right = try right(params, of: client)
       guard let record = right.persisted else { throw notPersistedError() }
       (owner, identifier) = (record.owner, record.identifier)

@@ -16,7 +16,7 @@ extension Broker {
     [
       .deferred(SSHKeyCreateRequest.self) {
         (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.createSSHKey(params.reader, client: client, makeResponder)
+        try broker.createSSHKey(params, client: client, makeResponder)
       },
       .deferred(SSHKeyListRequest.self) { (broker, _, _, client, makeResponder) throws(RPCError) in
         let uid = client.peer.uid
@@ -28,7 +28,7 @@ extension Broker {
       },
       .deferred(SSHKeyDeleteRequest.self) {
         (broker, params, _, client, makeResponder) throws(RPCError) in
-        let (uid, name) = (client.peer.uid, try broker.sshKeyName(params.reader))
+        let (uid, name) = (client.peer.uid, try broker.sshKeyName(params))
         return try broker.answerAfterStore(client, makeResponder) {
           () async throws(RPCError) -> JSONValue in
           try await broker.deleteSSHKey(uid: uid, name: name)
@@ -36,18 +36,19 @@ extension Broker {
       },
       .deferred(SSHKeySignRequest.self) {
         (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.startSigning(params.reader, client: client, makeResponder)
+        try broker.startSigning(params, client: client, makeResponder)
       },
     ]
   }
 
   /// `sshKey.create`: a new key of the caller's uid, made on the store's thread.
   private func createSSHKey(
-    _ params: ParamReader, client: ClientSession, _ makeResponder: () -> any Responder
+    _ params: SSHKeyCreateRequest.Params, client: ClientSession,
+    _ makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
     let (name, policy, reuse) = try (
       sshKeyName(params), sshKeyPolicy(params),
-      params.optionalInt("reuseSeconds", in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
+      params.reuseSeconds(in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
     )
     let (uid, limit) = (client.peer.uid, configuration.store.maxSSHKeysPerUID)
     return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
@@ -62,7 +63,8 @@ extension Broker {
 
   /// `sshKey.sign`: the key's evaluation then the signature, answered when both are done.
   private func startSigning(
-    _ params: ParamReader, client: ClientSession, _ makeResponder: () -> any Responder
+    _ params: SSHKeySignRequest.Params, client: ClientSession,
+    _ makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
     let request = try SSHSignRequest(params, broker: self)
     _ = try store()
@@ -100,8 +102,8 @@ extension Broker {
 
   /// The `name` param: 1…64 bytes of letters, digits and `._-@+` (it is the public key line's
   /// comment and appears in prompts, so nothing a terminal or a log would read as structure).
-  func sshKeyName(_ params: ParamReader) throws(RPCError) -> String {
-    let name = try params.nonEmptyString("name")
+  func sshKeyName(_ params: some SSHKeyParams) throws(RPCError) -> String {
+    let name = try params.name()
     guard name.utf8.count <= Self.maxSSHKeyNameBytes,
       name.utf8.allSatisfy({ byte in
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
@@ -115,8 +117,8 @@ extension Broker {
     return name
   }
 
-  private func sshKeyPolicy(_ params: ParamReader) throws(RPCError) -> SSHKeyPolicy {
-    guard let name = try params.optionalString("policy") else { return .biometrics }
+  private func sshKeyPolicy(_ params: SSHKeyCreateRequest.Params) throws(RPCError) -> SSHKeyPolicy {
+    guard let name = try params.policy() else { return .biometrics }
     guard let policy = SSHKeyPolicy(rawValue: name) else {
       throw .invalidParams("policy", "must be biometrics or any")
     }
@@ -141,18 +143,18 @@ struct SSHSignRequest: Sendable {
   /// What the prompt says, worded here from the data, never taken from the caller.
   let reason: String
 
-  init(_ params: ParamReader, broker: isolated Broker) throws(RPCError) {
+  init(_ params: SSHKeySignRequest.Params, broker: isolated Broker) throws(RPCError) {
     name = try broker.sshKeyName(params)
-    data = try params.base64("data", maxBytes: Broker.maxSSHSignDataBytes)
+    data = try params.data(maxBytes: Broker.maxSSHSignDataBytes)
     let signed = SignedData(data)
-    let hostKey = try params.optionalBase64("hostKey", maxBytes: AgentCodec.maxKeyBlobBytes)
+    let hostKey = try params.hostKey(maxBytes: AgentCodec.maxKeyBlobBytes)
     var hostName: String? = nil
     if let hostKey {
-      let signature = try params.base64("hostKeySignature", maxBytes: AgentCodec.maxKeyBlobBytes)
+      let signature = try params.hostKeySignature(maxBytes: AgentCodec.maxKeyBlobBytes)
       if let refusal = SignReason.hostKeyRefusal(hostKey, signature: signature, for: signed) {
         throw .invalidParams("hostKey", "cannot vouch for this signature: \(refusal)")
       }
-      hostName = try broker.checkedName(params.optionalString("hostName"), field: "hostName")
+      hostName = try broker.checkedName(params.hostName(), field: "hostName")
       if let hostName, hostName.utf8.count > Self.maxHostNameBytes || hostName.isEmpty {
         throw .invalidParams("hostName", "must be 1…\(Self.maxHostNameBytes) bytes")
       }

@@ -24,8 +24,8 @@ public struct LAAuthenticationRequirement: Sendable, Equatable {
   }
 
   /// The `right.create` params: `{requirement}` plus `fallback` when set.
-  var params: JSONObject {
-    ["requirement": .string(name), "fallback": fallback.map(JSONValue.string)]
+  var params: RightCreateRequest.Params {
+    RightCreateRequest.Params(requirement: name, fallback: fallback)
   }
 }
 

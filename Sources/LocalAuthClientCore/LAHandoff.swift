@@ -84,8 +84,8 @@ public struct LAHandoffStore: Sendable {
   /// `ttl` is in seconds, 1…86400 by default (the daemon's `MinHandoffTTLSec=`…`MaxHandoffTTLSec=`).
   /// Returns the handoff with its id and expiry.
   public func create(payload: Data, ttl: Int) async throws -> LAHandoff {
-    let params: JSONObject = ["payload": .string(payload.base64EncodedString()), "ttl": .int(ttl)]
-    let result = try await connection.call(Method.handoffCreate, params)
+    let params = HandoffCreateRequest.Params(payload: Array(payload), ttl: ttl)
+    let result = try await connection.call(HandoffCreateRequest.self, params)
     guard var handoff = LAHandoff(json: result) else {
       throw RPCError(.internalError, "handoff.create answered without a handoff.")
     }
@@ -95,7 +95,7 @@ public struct LAHandoffStore: Sendable {
 
   /// This user's live handoffs, authorized or not (`handoff.list`).
   public func list() async throws -> [LAHandoff] {
-    let result = try await connection.call(Method.handoffList)
+    let result = try await connection.call(HandoffListRequest.self, NoParams())
     return (result.objectValue?["handoffs"]?.arrayValue ?? []).compactMap(LAHandoff.init(json:))
   }
 
@@ -106,17 +106,15 @@ public struct LAHandoffStore: Sendable {
   public func authorize(
     _ handoff: String, policy: LAPolicy = .deviceOwnerAuthentication, localizedReason: String
   ) async throws -> String? {
-    let params: JSONObject = [
-      "handoff": .string(handoff), "policy": policy.json,
-      "localizedReason": .string(localizedReason),
-    ]
-    let result = try await connection.callEvaluating(Method.handoffAuthorize, params)
+    let params = HandoffAuthorizeRequest.Params(
+      handoff: handoff, policy: policy, localizedReason: localizedReason)
+    let result = try await connection.callEvaluating(HandoffAuthorizeRequest.method, params.object)
     return result.objectValue?["requestID"]?.stringValue
   }
 
   /// Redeems an authorized handoff once (`handoff.redeem`), returning its payload; only the creating app may.
   public func redeem(_ handoff: String) async throws -> Data {
-    let result = try await connection.call(Method.handoffRedeem, ["handoff": .string(handoff)])
+    let result = try await connection.call(HandoffRedeemRequest.self, .init(handoff: handoff))
     guard let text = result.objectValue?["payload"]?.stringValue,
       let payload = Data(base64Encoded: text)
     else {

@@ -29,7 +29,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// After a reconnect the old handle is gone: load the right again (`rightStore.right`).
   override func makeHandle() async throws -> JSONValue {
     let result = try await connection.call(
-      Method.rightStoreRight, ["identifier": .string(identifier)])
+      LoadRightRequest.self, LoadRightRequest.Params(identifier: identifier))
     guard let handle = result.objectValue?["right"] else {
       throw RPCError(.internalError, "rightStore.right answered without a right.")
     }
@@ -44,7 +44,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// The public key, from the cache or `key.publicKey` (which needs no authorization).
   func publicKeyExport() async throws -> PublicKeyExport {
     if let cached = publicKeyCache.withLock({ $0 }) { return cached }
-    let result = try await callWithRight(Method.keyPublicKey)
+    let result = try await callWithRight(PublicKeyRequest.self)
     guard let x963 = result["x963"]?.stringValue.flatMap({ Data(base64Encoded: $0) }),
       let der = result["der"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
     else {

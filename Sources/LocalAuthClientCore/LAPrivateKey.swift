@@ -70,20 +70,18 @@ public struct LAPrivateKey: Sendable {
   public func sign(_ data: Data, algorithm: LAKeyAlgorithm = .ecdsaSignatureMessageX962SHA256)
     async throws -> Data
   {
-    try await right.binary(
-      Method.keySign,
-      ["data": .string(data.base64EncodedString()), "algorithm": .string(algorithm.rawValue)],
-      result: "signature")
+    try await right.binary(KeySignRequest.self, result: "signature") { handle in
+      KeyDataParams(right: handle, data: Array(data), algorithm: algorithm.rawValue)
+    }
   }
 
   /// Decrypts an ECIES ciphertext made for this key's public half (`key.decrypt`).
   public func decrypt(
     _ data: Data, algorithm: LAKeyAlgorithm = .eciesEncryptionStandardVariableIVX963SHA256AESGCM
   ) async throws -> Data {
-    try await right.binary(
-      Method.keyDecrypt,
-      ["data": .string(data.base64EncodedString()), "algorithm": .string(algorithm.rawValue)],
-      result: "plaintext")
+    try await right.binary(KeyDecryptRequest.self, result: "plaintext") { handle in
+      KeyDataParams(right: handle, data: Array(data), algorithm: algorithm.rawValue)
+    }
   }
 
   /// Key agreement with a peer's P-256 public key, X9.63 (65 bytes) or DER (`key.exchangeKeys`).
@@ -95,12 +93,11 @@ public struct LAPrivateKey: Sendable {
     requestedSize: Int? = nil,
     sharedInfo: Data? = nil
   ) async throws -> Data {
-    let params: JSONObject = [
-      "publicKey": .string(peer.base64EncodedString()), "algorithm": .string(algorithm.rawValue),
-      "requestedSize": requestedSize.map(JSONValue.int),
-      "sharedInfo": sharedInfo.map { .string($0.base64EncodedString()) },
-    ]
-    return try await right.binary(Method.keyExchangeKeys, params, result: "sharedSecret")
+    try await right.binary(KeyExchangeRequest.self, result: "sharedSecret") { handle in
+      KeyExchangeRequest.Params(
+        right: handle, publicKey: Array(peer), algorithm: algorithm.rawValue,
+        requestedSize: requestedSize, sharedInfo: sharedInfo.map(Array.init))
+    }
   }
 
   /// Apple's form of the key exchange: `parameters` holds `SecKeyKeyExchangeParameter.requestedSize`
@@ -226,7 +223,7 @@ public struct LASecret: Sendable {
   /// - Throws: `LAError.authenticationFailed` while the right is not authorized; `RPCError`
   ///   notFound (reason "noSecret") when the right was saved without one.
   public func load() async throws -> Data {
-    try await right.binary(Method.secretLoad, [:], result: "secret")
+    try await right.binary(SecretLoadRequest.self, result: "secret", RightHandleParams.init)
   }
 
   /// The secret's bytes, as Apple's async property names them.
@@ -241,11 +238,14 @@ public struct LASecret: Sendable {
 }
 
 extension LARight {
-  /// Calls a key or secret method with `{right, …}` and decodes one base64 member of the result.
-  func binary(_ method: String, _ extra: JSONObject, result key: String) async throws -> Data {
-    let result = try await callWithRight(method, extra)
+  /// Calls a key or secret method with the params `params` makes from the right's handle and
+  /// decodes one base64 member of the result.
+  func binary<R: RequestType>(
+    _ request: R.Type, result key: String, _ params: (JSONValue) -> R.Params
+  ) async throws -> Data {
+    let result = try await connection.call(R.self, params(try await handle())).objectValue ?? [:]
     guard let text = result[key]?.stringValue, let data = Data(base64Encoded: text) else {
-      throw RPCError(.internalError, "\(method) answered without base64 '\(key)'.")
+      throw RPCError(.internalError, "\(R.method) answered without base64 '\(key)'.")
     }
     return data
   }

@@ -89,7 +89,7 @@ open class LARight: @unchecked Sendable {
     guard let handle, let generation else { return }
     connection.unregisterRight(handle: handle)
     guard generation == connection.currentGeneration else { return }
-    connection.start(Method.rightRelease, ["right": handle]) { _ in }
+    connection.release(handle)
   }
 
   /// The last known state, kept current by the daemon's `right.stateChanged` notifications;
@@ -121,25 +121,25 @@ open class LARight: @unchecked Sendable {
       connection.register(self, handle: handle, generation: generation)
     } else {
       // Another task made a handle first: give this one back.
-      connection.start(Method.rightRelease, ["right": handle]) { _ in }
+      connection.release(handle)
     }
     return kept
   }
 
   /// Makes a new daemon-side handle for this right (`right.create`).
   func makeHandle() async throws -> JSONValue {
-    let result = try await connection.call(Method.rightCreate, requirement.params)
+    let result = try await connection.call(RightCreateRequest.self, requirement.params)
     guard let handle = result.objectValue?["right"] else {
       throw RPCError(.internalError, "right.create answered without a right.")
     }
     return handle
   }
 
-  /// Calls a right method with `{right, …}`.
-  func callWithRight(_ method: String, _ extra: JSONObject = [:]) async throws -> JSONObject {
-    var params: JSONObject = ["right": try await handle()]
-    params.members.append(contentsOf: extra.members)
-    return try await connection.call(method, params).objectValue ?? [:]
+  /// Calls a method that takes only the right (`{right}`).
+  func callWithRight<R: RequestType>(_ request: R.Type) async throws -> JSONObject
+  where R.Params == RightHandleParams {
+    let params = RightHandleParams(right: try await handle())
+    return try await connection.call(R.self, params).objectValue ?? [:]
   }
 
   /// The current state version, optionally setting a provisional state.
@@ -178,12 +178,11 @@ open class LARight: @unchecked Sendable {
   /// try await right.authorize(localizedReason: "Access your account")
   /// ```
   public func authorize(localizedReason: String) async throws {
-    let params: JSONObject = [
-      "right": try await handle(), "localizedReason": .string(localizedReason),
-    ]
+    let params = RightAuthorizeRequest.Params(
+      right: try await handle(), localizedReason: localizedReason)
     let (version, previous) = beginStateChange(.authorizing)
     do {
-      _ = try await connection.callEvaluating(Method.rightAuthorize, params)
+      _ = try await connection.callEvaluating(RightAuthorizeRequest.method, params.object)
     } catch {
       // The daemon notifies every real change; with no notification the state stayed as it was
       // (alreadyInProgress, invalid params, …).
@@ -199,14 +198,14 @@ open class LARight: @unchecked Sendable {
 
   /// Checks, without prompting, whether the right could be authorized (`right.checkCanAuthorize`).
   public func checkCanAuthorize() async throws {
-    _ = try await callWithRight(Method.rightCheckCanAuthorize)
+    _ = try await callWithRight(RightCheckCanAuthorizeRequest.self)
   }
 
   /// Gives up the authorization (`right.deauthorize`). Never throws, as Apple's: when the daemon
   /// cannot be reached the authorization is gone anyway (the daemon forgets a lost client's rights).
   public func deauthorize() async {
     let (version, _) = beginStateChange()
-    _ = try? await callWithRight(Method.rightDeauthorize)
+    _ = try? await callWithRight(RightDeauthorizeRequest.self)
     settleState(.notAuthorized, since: version)
   }
 
@@ -214,9 +213,16 @@ open class LARight: @unchecked Sendable {
   @discardableResult
   public func refreshState() async throws -> State {
     let (version, _) = beginStateChange()
-    let result = try await callWithRight(Method.rightState)
+    let result = try await callWithRight(RightStateRequest.self)
     let state = result["state"]?.stringValue.flatMap(State.init(name:)) ?? .unknown
     settleState(state, since: version)
     return state
+  }
+}
+
+extension LocalAuthConnection {
+  /// Gives a right's handle back (`right.release`), answered or not.
+  func release(_ handle: JSONValue) {
+    start(RightReleaseRequest.method, RightHandleParams(right: handle).object) { _ in }
   }
 }

@@ -18,7 +18,7 @@ public struct LARightStore: Sendable {
   public func right(forIdentifier identifier: String) async throws -> LAPersistedRight {
     let connection = self.connection
     let result = try await LARightStoreError.mapping(.notFound) {
-      try await connection.call(Method.rightStoreRight, ["identifier": .string(identifier)])
+      try await connection.call(LoadRightRequest.self, .init(identifier: identifier))
     }
     return try persisted(result, identifier: identifier, requirement: .default, state: .unknown)
   }
@@ -52,13 +52,11 @@ public struct LARightStore: Sendable {
   private func save(_ right: LARight, identifier: String, secret: Data?) async throws
     -> LAPersistedRight
   {
-    let params: JSONObject = [
-      "right": try await right.handle(), "identifier": .string(identifier),
-      "secret": secret.map { .string($0.base64EncodedString()) },
-    ]
+    let params = SaveRightRequest.Params(
+      right: try await right.handle(), identifier: identifier, secret: secret.map(Array.init))
     let connection = self.connection
     let result = try await LARightStoreError.mapping(.alreadyExists) {
-      try await connection.call(Method.rightStoreSave, params)
+      try await connection.call(SaveRightRequest.self, params)
     }
     guard result.objectValue?["right"] != nil else {
       return try await self.right(forIdentifier: identifier)
@@ -82,14 +80,15 @@ public struct LARightStore: Sendable {
   public func removeRight(forIdentifier identifier: String) async throws {
     let connection = self.connection
     _ = try await LARightStoreError.mapping(.notFound) {
-      try await connection.call(Method.rightStoreRemove, ["identifier": .string(identifier)])
+      try await connection.call(RemoveRightRequest.self, .init(identifier: identifier))
     }
   }
 
   /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.
   @discardableResult
   public func removeAllRights() async throws -> Int {
-    try await connection.call(Method.rightStoreRemoveAll).objectValue?["removed"]?.intValue ?? 0
+    try await connection.call(RemoveAllRightsRequest.self, NoParams()).objectValue?["removed"]?
+      .intValue ?? 0
   }
 
   private func persisted(

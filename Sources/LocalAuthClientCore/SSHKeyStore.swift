@@ -71,21 +71,18 @@ public struct SSHKeyStore: Sendable {
   {
     try SSHKey(
       await connection.call(
-        Method.sshKeyCreate,
-        [
-          "name": .string(name), "policy": .string(policy.rawValue),
-          "reuseSeconds": .int(reuseSeconds),
-        ]))
+        SSHKeyCreateRequest.self,
+        .init(name: name, policy: policy, reuseSeconds: reuseSeconds)))
   }
 
   /// Every key of this user, by name.
   public func keys() async throws -> [SSHKey] {
-    try keys(from: await connection.call(Method.sshKeyList))
+    try keys(from: await connection.call(SSHKeyListRequest.self, NoParams()))
   }
 
   /// The blocking form of `keys()`, for threads that serve a socket.
   public func keysAndWait() throws -> [SSHKey] {
-    try keys(from: connection.callAndWait(Method.sshKeyList))
+    try keys(from: connection.callAndWait(SSHKeyListRequest.self, NoParams()))
   }
 
   private func keys(from result: JSONValue) throws -> [SSHKey] {
@@ -94,7 +91,7 @@ public struct SSHKeyStore: Sendable {
 
   /// Deletes the key named `name`. - Throws: `RPCError` notFound when there is none.
   public func delete(name: String) async throws {
-    _ = try await connection.call(Method.sshKeyDelete, ["name": .string(name)])
+    _ = try await connection.call(SSHKeyDeleteRequest.self, .init(name: name))
   }
 
   /// Signs `data` with the key named `name` after an evaluation of its policy. The daemon words
@@ -109,7 +106,7 @@ public struct SSHKeyStore: Sendable {
     -> SSHSignature
   {
     try SSHSignature(
-      await connection.call(Method.sshKeySign, signParams(data, name: name, host: host)))
+      await connection.call(SSHKeySignRequest.self, signParams(data, name: name, host: host)))
   }
 
   /// The blocking form of `sign`, for threads that serve a socket (the prompt may take as long
@@ -118,16 +115,15 @@ public struct SSHKeyStore: Sendable {
     -> SSHSignature
   {
     try SSHSignature(
-      connection.callAndWait(Method.sshKeySign, signParams(data, name: name, host: host)))
+      connection.callAndWait(SSHKeySignRequest.self, signParams(data, name: name, host: host)))
   }
 
-  private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?) -> JSONObject {
-    [
-      "name": .string(name), "data": .string(Base64.encode(data)),
-      "hostKey": host.map { .string(Base64.encode($0.hostKey)) },
-      "hostKeySignature": host.map { .string(Base64.encode($0.signature)) },
-      "hostName": host?.name.map(JSONValue.string),
-    ]
+  private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?)
+    -> SSHKeySignRequest.Params
+  {
+    SSHKeySignRequest.Params(
+      name: name, data: data, hostKey: host?.hostKey, hostKeySignature: host?.signature,
+      hostName: host?.name)
   }
 }
 

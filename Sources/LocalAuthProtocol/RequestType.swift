@@ -69,12 +69,3 @@ public struct NotificationParams: MethodParams {
   /// Params over an object.
   public init(object: JSONObject) { self.object = object }
 }
-
-/// The params of a method whose fields are not typed one by one yet: the handler reads them
-/// by name through `reader` (the rights, keys, handoffs and SSH key methods).
-public struct KeyedParams: MethodParams {
-  /// The params object.
-  public let object: JSONObject
-  /// Params over an object.
-  public init(object: JSONObject) { self.object = object }
-}

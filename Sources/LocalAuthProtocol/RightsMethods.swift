@@ -1,5 +1,32 @@
-// The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store,
-// keys, secrets and handoffs. Their params are not typed field by field yet (`KeyedParams`).
+// The requests of docs/protocol.md, "Rights and keys" and "Handoffs": rights, the right store
+// and handoffs (keys and secrets: KeyMethods.swift).
+
+/// The params every method on one of the caller's rights shares: `right`, the handle
+/// `right.create` or the right store gave.
+public protocol RightParams: MethodParams {}
+
+extension RightParams {
+  /// `right`, required, not empty.
+  public func right() throws(RPCError) -> String { try reader.nonEmptyString("right") }
+}
+
+/// The params of a method that takes only a right: `{right}`.
+public struct RightHandleParams: RightParams {
+  /// The params object.
+  public let object: JSONObject
+  /// Params over a received object.
+  public init(object: JSONObject) { self.object = object }
+  /// The params naming the right with this handle.
+  public init(right: JSONValue) { object = ["right": right] }
+}
+
+/// The params that name a saved right: `identifier`.
+public protocol IdentifierParams: MethodParams {}
+
+extension IdentifierParams {
+  /// `identifier`, required, not empty.
+  public func identifier() throws(RPCError) -> String { try reader.nonEmptyString("identifier") }
+}
 
 /// `right.create {requirement}` → `{right}`
 public enum RightCreateRequest: RequestType {
@@ -7,8 +34,29 @@ public enum RightCreateRequest: RequestType {
   public static let method = "right.create"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{requirement, fallback?}`.
+  public struct Params: MethodParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params of a right with the requirement of this name ("default", "biometry",
+    /// "biometryCurrentSet") and fallback ("devicePasscode", "none"; nil: none given).
+    public init(requirement: String, fallback: String?) {
+      object = ["requirement": .string(requirement), "fallback": fallback.map(JSONValue.string)]
+    }
+    /// `requirement`, required: a name, `{name: options}` or `{name, fallback?}`; its shapes
+    /// are checked by the broker's `RightRequirement`.
+    public func requirement() throws(RPCError) -> JSONValue {
+      guard let value = object["requirement"] else {
+        throw .invalidParams("requirement", "is required")
+      }
+      return value
+    }
+    /// `fallback`, optional (beside a requirement given by name).
+    public func fallback() throws(RPCError) -> String? { try reader.optionalString("fallback") }
+  }
 }
 
 /// `right.authorize {right, localizedReason}` → `{state, requestID?, sensor?}`
@@ -17,8 +65,22 @@ public enum RightAuthorizeRequest: RequestType {
   public static let method = "right.authorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{right, localizedReason}`.
+  public struct Params: RightParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that authorize the right with this handle, prompting with `localizedReason`.
+    public init(right: JSONValue, localizedReason: String) {
+      object = ["right": right, "localizedReason": .string(localizedReason)]
+    }
+    /// `localizedReason`, required, not empty.
+    public func localizedReason() throws(RPCError) -> String {
+      try reader.nonEmptyString("localizedReason")
+    }
+  }
 }
 
 /// `right.checkCanAuthorize {right}` → `{}` or the LAError
@@ -27,8 +89,8 @@ public enum RightCheckCanAuthorizeRequest: RequestType {
   public static let method = "right.checkCanAuthorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.deauthorize {right}` → `{}`
@@ -37,8 +99,8 @@ public enum RightDeauthorizeRequest: RequestType {
   public static let method = "right.deauthorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.state {right}` → `{state}`
@@ -47,8 +109,8 @@ public enum RightStateRequest: RequestType {
   public static let method = "right.state"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `right.release {right}` → `{}`: forgets the handle (an extension: LARight deallocated).
@@ -57,8 +119,8 @@ public enum RightReleaseRequest: RequestType {
   public static let method = "right.release"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
 /// `rightStore.saveRight {right, identifier, secret?}` → `{right, identifier}`
@@ -67,8 +129,23 @@ public enum SaveRightRequest: RequestType {
   public static let method = "rightStore.saveRight"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{right, identifier, secret?}`.
+  public struct Params: RightParams, IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that save the right with handle `right` under `identifier`, with `secret`.
+    public init(right: JSONValue, identifier: String, secret: [UInt8]?) {
+      object = [
+        "right": right, "identifier": .string(identifier),
+        "secret": secret.map { .string(Base64.encode($0)) },
+      ]
+    }
+    /// `secret`, optional, base64.
+    public func secret() throws(RPCError) -> [UInt8]? { try reader.optionalBase64("secret") }
+  }
 }
 
 /// `rightStore.right {identifier}` → `{right, identifier}`
@@ -77,8 +154,16 @@ public enum LoadRightRequest: RequestType {
   public static let method = "rightStore.right"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{identifier}`.
+  public struct Params: IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that load the right saved under `identifier`.
+    public init(identifier: String) { object = ["identifier": .string(identifier)] }
+  }
 }
 
 /// `rightStore.removeRight {identifier}` or `{right}` → `{}`
@@ -87,8 +172,23 @@ public enum RemoveRightRequest: RequestType {
   public static let method = "rightStore.removeRight"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{identifier}` or `{right}`.
+  public struct Params: RightParams, IdentifierParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that remove the right saved under `identifier`.
+    public init(identifier: String) { object = ["identifier": .string(identifier)] }
+    /// The params that remove the persisted right with this handle.
+    public init(right: JSONValue) { object = ["right": right] }
+    /// Whether the params name a handle (`right`, not null) rather than an identifier.
+    public var namesRight: Bool {
+      guard let handle = object["right"] else { return false }
+      return handle != .null
+    }
+  }
 }
 
 /// `rightStore.removeAllRights {}` → `{removed}`
@@ -97,8 +197,8 @@ public enum RemoveAllRightsRequest: RequestType {
   public static let method = "rightStore.removeAllRights"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// None.
+  public typealias Params = NoParams
 }
 
 /// `key.publicKey {right}` → `{x963, der}`
@@ -107,48 +207,16 @@ public enum PublicKeyRequest: RequestType {
   public static let method = "key.publicKey"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// `{right}`.
+  public typealias Params = RightHandleParams
 }
 
-/// `key.sign {right, data, algorithm?}` → `{signature}`
-public enum KeySignRequest: RequestType {
-  /// `key.sign`
-  public static let method = "key.sign"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
+/// The params that name a handoff: `handoff`, the id `handoff.create` gave.
+public protocol HandoffParams: MethodParams {}
 
-/// `key.decrypt {right, data, algorithm?}` → `{plaintext}`
-public enum KeyDecryptRequest: RequestType {
-  /// `key.decrypt`
-  public static let method = "key.decrypt"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
-
-/// `key.exchangeKeys {right, publicKey, algorithm?, requestedSize?, sharedInfo?}` → `{sharedSecret}`
-public enum KeyExchangeRequest: RequestType {
-  /// `key.exchangeKeys`
-  public static let method = "key.exchangeKeys"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
-}
-
-/// `secret.load {right}` → `{secret}`
-public enum SecretLoadRequest: RequestType {
-  /// `secret.load`
-  public static let method = "secret.load"
-  /// The result object.
-  public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+extension HandoffParams {
+  /// `handoff`, required, not empty.
+  public func handoff() throws(RPCError) -> String { try reader.nonEmptyString("handoff") }
 }
 
 /// `handoff.create {payload, ttl}` → `{handoff, expiresAt}`
@@ -157,8 +225,24 @@ public enum HandoffCreateRequest: RequestType {
   public static let method = "handoff.create"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{payload, ttl}`.
+  public struct Params: MethodParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params of a handoff carrying `payload` for `ttl` seconds.
+    public init(payload: [UInt8], ttl: Int) {
+      object = ["payload": .string(Base64.encode(payload)), "ttl": .int(ttl)]
+    }
+    /// `payload`, required, base64.
+    public func payload() throws(RPCError) -> [UInt8] { try reader.base64("payload") }
+    /// `ttl` in seconds, within `range` (required by the handler: nil when absent).
+    public func ttl(in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+      try reader.optionalInt("ttl", in: range)
+    }
+  }
 }
 
 /// `handoff.list {}` → `{handoffs: [{handoff, payload, appID, createdAt, expiresAt, authorized}]}`
@@ -167,8 +251,8 @@ public enum HandoffListRequest: RequestType {
   public static let method = "handoff.list"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// None.
+  public typealias Params = NoParams
 }
 
 /// `handoff.authorize {handoff, policy, localizedReason}` → `{handoff, requestID}`
@@ -177,8 +261,27 @@ public enum HandoffAuthorizeRequest: RequestType {
   public static let method = "handoff.authorize"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{handoff, policy, localizedReason, context?}`.
+  public struct Params: HandoffParams, ContextParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that authorize `handoff` by evaluating `policy` for `localizedReason`.
+    public init(handoff: String, policy: Policy, localizedReason: String) {
+      object = [
+        "handoff": .string(handoff), "policy": policy.json,
+        "localizedReason": .string(localizedReason),
+      ]
+    }
+    /// `policy`, required.
+    public func policy() throws(RPCError) -> Policy { try reader.policy("policy") }
+    /// `localizedReason`, required, not empty.
+    public func localizedReason() throws(RPCError) -> String {
+      try reader.nonEmptyString("localizedReason")
+    }
+  }
 }
 
 /// `handoff.redeem {handoff}` → `{payload}`
@@ -187,8 +290,16 @@ public enum HandoffRedeemRequest: RequestType {
   public static let method = "handoff.redeem"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{handoff}`.
+  public struct Params: HandoffParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that redeem `handoff`.
+    public init(handoff: String) { object = ["handoff": .string(handoff)] }
+  }
 }
 
 /// `right.stateChanged {right, state}` whenever a right's state changes.
@@ -210,33 +321,6 @@ public enum HandoffStateChangedNotification: NotificationType {
 extension ErrorCode {
   /// A persisted right with this identifier already exists (`data.name` is "alreadyExists").
   public static let alreadyExists = ErrorCode(rawValue: -32005)
-}
-
-/// The key algorithms of docs/protocol.md, "Key algorithms", spelled as SecKeyAlgorithm names.
-public enum KeyAlgorithm {
-  /// ECDSA over SHA-256 of the message, DER (X9.62) signature.
-  public static let ecdsaSignatureMessageX962SHA256 = "ecdsaSignatureMessageX962SHA256"
-  /// Apple's ECIES, X9.63 KDF with SHA-256, AES-GCM with a variable IV.
-  public static let eciesStandard = "eciesEncryptionStandardVariableIVX963SHA256AESGCM"
-  /// The cofactor variant, identical on P-256.
-  public static let eciesCofactor = "eciesEncryptionCofactorVariableIVX963SHA256AESGCM"
-  /// Raw ECDH: the 32-byte x-coordinate.
-  public static let ecdhStandard = "ecdhKeyExchangeStandard"
-  /// Raw cofactor ECDH, identical on P-256.
-  public static let ecdhCofactor = "ecdhKeyExchangeCofactor"
-  /// ECDH followed by the X9.63 KDF with SHA-256 (`requestedSize`, `sharedInfo`).
-  public static let ecdhStandardX963SHA256 = "ecdhKeyExchangeStandardX963SHA256"
-  /// The cofactor variant of the above.
-  public static let ecdhCofactorX963SHA256 = "ecdhKeyExchangeCofactorX963SHA256"
-
-  /// The signature algorithms `key.sign` supports.
-  public static let signing = [ecdsaSignatureMessageX962SHA256]
-  /// The encryption algorithms `key.decrypt` supports.
-  public static let decryption = [eciesStandard, eciesCofactor]
-  /// The key exchange algorithms `key.exchangeKeys` supports.
-  public static let keyExchange = [
-    ecdhStandard, ecdhCofactor, ecdhStandardX963SHA256, ecdhCofactorX963SHA256,
-  ]
 }
 
 /// The states of a right (LARight.State) on the wire.

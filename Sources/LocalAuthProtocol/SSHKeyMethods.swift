@@ -2,14 +2,42 @@
 // P-256 keys owned by the caller's uid that sign only in the daemon, each signature after an
 // evaluation of the key's policy for that uid. No method gives out a private key.
 
+/// The params that name one of the caller's SSH keys: `name`.
+public protocol SSHKeyParams: MethodParams {}
+
+extension SSHKeyParams {
+  /// `name`, required, not empty (its characters are checked by the handler).
+  public func name() throws(RPCError) -> String { try reader.nonEmptyString("name") }
+}
+
 /// `sshKey.create {name, policy?, reuseSeconds?}` → the key (as `sshKey.list` lists each one).
 public enum SSHKeyCreateRequest: RequestType {
   /// `sshKey.create`
   public static let method = "sshKey.create"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{name, policy?, reuseSeconds?}`.
+  public struct Params: SSHKeyParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params of a key named `name` that signs after `policy`, reusing a success for
+    /// `reuseSeconds`.
+    public init(name: String, policy: SSHKeyPolicy, reuseSeconds: Int) {
+      object = [
+        "name": .string(name), "policy": .string(policy.rawValue),
+        "reuseSeconds": .int(reuseSeconds),
+      ]
+    }
+    /// `policy`, optional: an `SSHKeyPolicy` name, checked by the handler.
+    public func policy() throws(RPCError) -> String? { try reader.optionalString("policy") }
+    /// `reuseSeconds`, optional, within `range`.
+    public func reuseSeconds(in range: ClosedRange<Int>) throws(RPCError) -> Int? {
+      try reader.optionalInt("reuseSeconds", in: range)
+    }
+  }
 }
 
 /// `sshKey.list {}` → `{keys: [{name, publicKey, fingerprint, policy, reuseSeconds, createdAt, lastUsedAt?}]}`
@@ -18,8 +46,8 @@ public enum SSHKeyListRequest: RequestType {
   public static let method = "sshKey.list"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+  /// None.
+  public typealias Params = NoParams
 }
 
 /// `sshKey.delete {name}` → `{}`
@@ -28,8 +56,16 @@ public enum SSHKeyDeleteRequest: RequestType {
   public static let method = "sshKey.delete"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{name}`.
+  public struct Params: SSHKeyParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that delete the key named `name`.
+    public init(name: String) { object = ["name": .string(name)] }
+  }
 }
 
 /// `sshKey.sign {name, data, hostKey?, hostKeySignature?, hostName?}` → `{signature, requestID,
@@ -40,8 +76,41 @@ public enum SSHKeySignRequest: RequestType {
   public static let method = "sshKey.sign"
   /// The result object.
   public typealias Result = JSONValue
-  /// The params, read by field name by the handler.
-  public typealias Params = KeyedParams
+
+  /// `{name, data, hostKey?, hostKeySignature?, hostName?}`.
+  public struct Params: SSHKeyParams {
+    /// The params object.
+    public let object: JSONObject
+    /// Params over a received object.
+    public init(object: JSONObject) { self.object = object }
+    /// The params that sign `data` with the key named `name`, for a login to the host with
+    /// `hostKey` (its signature over the session identifier, and its known_hosts name) if given.
+    public init(
+      name: String, data: [UInt8], hostKey: [UInt8]?, hostKeySignature: [UInt8]?,
+      hostName: String?
+    ) {
+      object = [
+        "name": .string(name), "data": .string(Base64.encode(data)),
+        "hostKey": hostKey.map { .string(Base64.encode($0)) },
+        "hostKeySignature": hostKeySignature.map { .string(Base64.encode($0)) },
+        "hostName": hostName.map(JSONValue.string),
+      ]
+    }
+    /// `data`, required, base64, at most `maxBytes`.
+    public func data(maxBytes: Int) throws(RPCError) -> [UInt8] {
+      try reader.base64("data", maxBytes: maxBytes)
+    }
+    /// `hostKey`, optional, base64, at most `maxBytes`.
+    public func hostKey(maxBytes: Int) throws(RPCError) -> [UInt8]? {
+      try reader.optionalBase64("hostKey", maxBytes: maxBytes)
+    }
+    /// `hostKeySignature`, required with `hostKey`, base64, at most `maxBytes`.
+    public func hostKeySignature(maxBytes: Int) throws(RPCError) -> [UInt8] {
+      try reader.base64("hostKeySignature", maxBytes: maxBytes)
+    }
+    /// `hostName`, optional.
+    public func hostName() throws(RPCError) -> String? { try reader.optionalString("hostName") }
+  }
 }
 
 /// The presence policies an SSH key may require, by their `policy` names.
