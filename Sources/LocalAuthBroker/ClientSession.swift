@@ -13,19 +13,30 @@ public struct PeerIdentity: Sendable, Equatable {
   /// The peer's supplementary groups (SO_PEERGROUPS).
   public var groups: [UInt32]
   /// The facts read from /proc, in one reference (nil when there are none): an idle connection
-  /// holds its identity until its first request, and every byte counts at 10k connections.
-  private var procFacts: ProcFacts?
+  /// holds them until its first request, and every byte counts at 10k connections.
+  public private(set) var procFacts: PeerProcessFacts?
 
   /// The peer's executable as the kernel names it (read by the server at accept), when app ids
   /// are bound to executables; nil otherwise or when it cannot be read.
   public var executable: String? {
     get { procFacts?.executable }
-    set { procFacts = ProcFacts.make(executable: newValue, loginSession: loginSession) }
+    set { procFacts = PeerProcessFacts.make(executable: newValue, loginSession: loginSession) }
   }
   /// The logind session the peer runs in (read by the server from its cgroup at accept), if any.
   public var loginSession: String? {
     get { procFacts?.loginSession }
-    set { procFacts = ProcFacts.make(executable: executable, loginSession: newValue) }
+    set { procFacts = PeerProcessFacts.make(executable: executable, loginSession: newValue) }
+  }
+
+  /// An identity whose /proc facts were read before (kept as they are, not copied).
+  public init(
+    pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32], procFacts: PeerProcessFacts?
+  ) {
+    self.pid = pid
+    self.uid = uid
+    self.gid = gid
+    self.groups = groups
+    self.procFacts = procFacts
   }
 
   /// An identity.
@@ -37,14 +48,17 @@ public struct PeerIdentity: Sendable, Equatable {
     self.uid = uid
     self.gid = gid
     self.groups = groups
-    self.procFacts = ProcFacts.make(executable: executable, loginSession: loginSession)
+    self.procFacts = PeerProcessFacts.make(executable: executable, loginSession: loginSession)
   }
 }
 
-/// The executable and logind session of a peer (immutable, shared by copies of its identity).
-private final class ProcFacts: Sendable, Equatable {
-  let executable: String?
-  let loginSession: String?
+/// The executable and logind session of a peer, as the server read them at accept (immutable,
+/// shared by copies of its identity).
+public final class PeerProcessFacts: Sendable, Equatable {
+  /// The executable's path, when read.
+  public let executable: String?
+  /// The logind session id, when the peer is in one.
+  public let loginSession: String?
 
   private init(executable: String?, loginSession: String?) {
     self.executable = executable
@@ -52,12 +66,13 @@ private final class ProcFacts: Sendable, Equatable {
   }
 
   /// The facts, or nil when there are none.
-  static func make(executable: String?, loginSession: String?) -> ProcFacts? {
+  public static func make(executable: String?, loginSession: String?) -> PeerProcessFacts? {
     executable == nil && loginSession == nil
-      ? nil : ProcFacts(executable: executable, loginSession: loginSession)
+      ? nil : PeerProcessFacts(executable: executable, loginSession: loginSession)
   }
 
-  static func == (lhs: ProcFacts, rhs: ProcFacts) -> Bool {
+  /// Whether both say the same.
+  public static func == (lhs: PeerProcessFacts, rhs: PeerProcessFacts) -> Bool {
     lhs.executable == rhs.executable && lhs.loginSession == rhs.loginSession
   }
 }

@@ -33,7 +33,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   @exclusivity(unchecked) private var output: [UInt8] = []
   /// The peer's supplementary groups (SO_PEERGROUPS), and what else was read at accept.
   let peerGroups: [UInt32]
-  let peerFacts: AcceptedPeerFacts?
+  let peerFacts: PeerProcessFacts?
   /// The process name read at accept (/proc/PID/comm, escaped): the session's name until hello.
   let name: String
 
@@ -61,7 +61,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     self.server = server
     self.share = share
     peerGroups = peer.groups
-    peerFacts = AcceptedPeerFacts(executable: peer.executable, loginSession: peer.loginSession)
+    peerFacts = peer.procFacts
     self.name = name
   }
 
@@ -73,8 +73,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   func session(in broker: isolated Broker) -> ClientSession {
     if let session { return session }
     let peer = PeerIdentity(
-      pid: peerPID, uid: share.uid, gid: peerGID, groups: peerGroups,
-      executable: peerFacts?.executable, loginSession: peerFacts?.loginSession)
+      pid: peerPID, uid: share.uid, gid: peerGID, groups: peerGroups, procFacts: peerFacts)
     let made = broker.connect(peer: peer, name: name, channel: self, wasQuiet: true)
     session = made
     return made
@@ -306,22 +305,4 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
 final class ConnectionBacklog {
   var framer: LineFramer?
   var pendingIDs: Set<RequestID> = []
-}
-
-/// What the server read of a peer at accept beyond its credentials: its executable (when app ids
-/// are bound to executables) and its logind session. One reference, and none when neither is
-/// known, so an idle connection keeps its 128-byte allocation (docs/performance.md, "Idle
-/// connections"). Immutable.
-final class AcceptedPeerFacts: Sendable {
-  /// The executable's path, when read.
-  let executable: String?
-  /// The logind session id, when the peer is in one.
-  let loginSession: String?
-
-  /// The facts, or nil when there are none.
-  init?(executable: String?, loginSession: String?) {
-    guard executable != nil || loginSession != nil else { return nil }
-    self.executable = executable
-    self.loginSession = loginSession
-  }
 }

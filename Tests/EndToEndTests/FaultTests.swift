@@ -8,18 +8,7 @@ import Testing
 @Suite(.serialized)
 struct FaultTests {
   static func configuration(face: String) -> String {
-    """
-    [Broker]
-    MaxQueue=1000
-    MaxQueuePerClient=100
-    [Sensor.face]
-    Kind=faceID
-    Enrolled=alice
-    \(face)
-    [Sensor.passcode]
-    Kind=passcode
-    Passcode=1234
-    """
+    HardeningEndToEndTests.configuration("MaxQueue=1000\nMaxQueuePerClient=100", face: face)
   }
 
   static func evaluate(_ id: String, context: String? = nil) -> String {
