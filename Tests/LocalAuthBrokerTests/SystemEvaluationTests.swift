@@ -213,6 +213,52 @@ import Testing
     if case .failure(let error) = ended { #expect(error.data["reason"] == "systemAuthentication") }
   }
 
+  @Test func aSystemEvaluationStartsAtOnceOverAnotherUsersPromptWaitingForTheFallbackChoice()
+    async
+  {
+    let (harness, root) = await setUp()
+    _ = await root.call(
+      Method.sensorsSetPasscode, ["passcode": "1111", "user": .int(Int(Self.alice))])
+    // alice's app: two failed Face ID matches, then the prompt waits for a choice nobody makes.
+    let agent = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 500)
+    _ = await agent.call(Method.agentRegister)
+    let app = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 501)
+    _ = harness.face.script([.noMatch, .noMatch], replace: true)
+    let (appTag, _) = await app.startEvaluation(.deviceOwnerAuthentication)
+    _ = await agent.recorder.wait { messages in
+      messages.contains {
+        if case .notification(Notification.agentFeedback, let params) = $0 {
+          return params["feedback"] == "awaitingChoice"
+        }
+        return false
+      }
+    }
+    #expect(
+      agent.recorder.notifications(Notification.agentFeedback).contains {
+        $0["feedback"] == "awaitingChoice"
+      })
+    // bob's sudo by face: alice's waiting prompt ends, bob's starts without any time passing.
+    _ = harness.face.script([.match(identity: "bob-face")], replace: true)
+    let before = harness.clock.now()
+    let sudo = await outcome(root, await startSystem(root, user: Self.bob))
+    #expect(sudo?.object?["sensor"] == "face")
+    #expect(harness.clock.now() == before)
+    #expect(await app.recorder.waitForResponse(tag: appTag)?.code == .systemCancel)
+  }
+
+  @Test func theUsersAgentCannotMakeTheFallbackChoiceOfASystemEvaluation() async {
+    let (harness, root) = await setUp()
+    let agent = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 500)
+    _ = await agent.call(Method.agentRegister)
+    // Two failed matches; the registered agent would be asked for the choice if the prompt waited.
+    _ = harness.face.script([.noMatch, .noMatch], replace: true)
+    let sudo = await outcome(root, await startSystem(root, user: Self.alice))
+    #expect(sudo?.code == .authenticationFailed)
+    // The prompt never waited for a choice, and the user's agent was told nothing of it.
+    #expect(agent.recorder.notifications(Notification.agentFeedback).isEmpty)
+    #expect(agent.recorder.notifications(Notification.agentPasscode).isEmpty)
+  }
+
   @Test func overlapPreemptDoesNotEndARunningSystemEvaluation() async {
     let (harness, root) = await setUp { $0.overlap = .preempt }
     let sudo = await startSystem(root, user: Self.alice)
