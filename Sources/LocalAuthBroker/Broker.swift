@@ -24,7 +24,7 @@ public actor Broker {
   /// corrupt, or its device key missing); nil when it is available or simply not configured.
   let storeUnavailable: String?
   /// Where every store call runs, off the event loop.
-  let storeWorker = StoreWorker()
+  let storeWorker: StoreWorker
   /// Every owner's state by uid (loaded once at start from the store, written through the store
   /// worker) and the passcode work in flight.
   var owners = OwnerBook()
@@ -64,14 +64,17 @@ public actor Broker {
 
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
   /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
-  /// `accounts` and `processes` answer what the broker would otherwise read from the system.
+  /// `accounts` and `processes` answer what the broker would otherwise read from the system;
+  /// `storeThread` runs the store's calls (default: a serial DispatchQueue).
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
     time: any TimeSource,
     log: any EvaluationLog, accounts: any AccountDirectory, processes: any ProcessDirectory,
     executor: any SerialExecutor, version: String = "0.1.0",
-    rightStore: RightStore? = nil, storeUnavailable: String? = nil
+    rightStore: RightStore? = nil, storeUnavailable: String? = nil,
+    storeThread: (any StoreThread)? = nil
   ) {
+    storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
     self.accounts = accounts
     self.processes = processes
     self.rightStore = rightStore

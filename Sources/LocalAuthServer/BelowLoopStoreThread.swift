@@ -1,0 +1,71 @@
+import Dispatch
+import Glibc
+import LocalAuthBroker
+import Synchronization
+
+/// The rights store's thread, `niceness` below the main thread (the event loop): a store call
+/// costs ~600,000 instructions, mostly SQLite, and at the loop's own priority a flood of store
+/// requests took half of the daemon's CPU from the loop, so every other client waited for the
+/// store's time slices (docs/performance.md, "The hostile rows"). Below it, the loop takes the CPU
+/// back as soon as it has work, and the store still gets about a tenth of a busy CPU and all of an
+/// idle one. The thread starts with the first job and lasts as long as the process (the daemon has
+/// one broker). Thread-safe (the queue is behind a Mutex).
+public final class BelowLoopStoreThread: StoreThread {
+  /// How much nicer the store's thread is than the main thread (at most 19 in all).
+  public static let niceness: Int32 = 10
+
+  private struct State {
+    var jobs: [@Sendable () -> Void] = []
+    var started = false
+  }
+  private let state = Mutex(State())
+  private let ready = DispatchSemaphore(value: 0)
+
+  /// A thread that starts with the first job.
+  public init() {}
+
+  /// Runs `job` on the store's thread after the jobs queued before it.
+  public func run(_ job: @escaping @Sendable () -> Void) {
+    let first = state.withLock { state -> Bool in
+      state.jobs.append(job)
+      defer { state.started = true }
+      return !state.started
+    }
+    if first { start() }
+    ready.signal()
+  }
+
+  private func start() {
+    var thread = pthread_t()
+    // The thread holds the queue for good.
+    let unmanaged = Unmanaged.passRetained(self).toOpaque()
+    let created = pthread_create(
+      &thread, nil,
+      { raw in
+        let store = Unmanaged<BelowLoopStoreThread>.fromOpaque(raw!).takeRetainedValue()
+        // Linux keeps a nice value per thread: who 0 is this thread, the process id the main one.
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let loop = getpriority(which, id_t(getpid()))
+        _ = setpriority(which, 0, min(19, loop + BelowLoopStoreThread.niceness))
+        store.drainForever()
+        return nil
+      }, unmanaged)
+    guard created == 0 else {
+      fatalError("localauthd: cannot start the rights store's thread (error \(created))")
+    }
+    pthread_detach(thread)
+  }
+
+  private func drainForever() {
+    while true {
+      ready.wait()
+      // Every job queued so far, in order (a wake-up finding none was for a job already run).
+      let batch = state.withLock { state -> [@Sendable () -> Void] in
+        var batch: [@Sendable () -> Void] = []
+        swap(&batch, &state.jobs)
+        return batch
+      }
+      for job in batch { job() }
+    }
+  }
+}
