@@ -79,7 +79,7 @@ extension Broker {
   private func settledAtOnce(_ evaluation: Evaluation) -> EvaluationOutcome? {
     guard let immediate = immediateOutcome(evaluation) else { return nil }
     evaluation.phase = .finished
-    account(immediate, of: evaluation, successReason: "reused")
+    account(immediate, of: evaluation, successReason: "reused", atOnce: true)
     return immediate
   }
 
