@@ -1,22 +1,14 @@
 import LocalAuthProtocol
 import RightStore
 
-/// What authorizing a right requires (LAAuthenticationRequirement).
-enum RightRequirement: Equatable {
-  /// Biometry or the device passcode.
-  case `default`
-  /// Biometry only, any enrolled set.
-  case biometry
-  /// Biometry, falling back to the device passcode.
-  case biometryOrPasscode
-  /// Biometry only, with the set enrolled when the right was made (or saved).
-  case biometryCurrentSet
-
+/// What each requirement of `right.create` means to the broker: the policy its authorization
+/// evaluates and its name in the store.
+extension RightRequirement {
   /// The policy an authorization evaluates.
   var policy: Policy {
     switch self {
-    case .default, .biometryOrPasscode: .deviceOwnerAuthentication
-    case .biometry, .biometryCurrentSet: .deviceOwnerAuthenticationWithBiometrics
+    case .default, .biometry(fallback: .devicePasscode): .deviceOwnerAuthentication
+    case .biometry(fallback: .none), .biometryCurrentSet: .deviceOwnerAuthenticationWithBiometrics
     }
   }
 
@@ -24,8 +16,8 @@ enum RightRequirement: Equatable {
   var storedName: String {
     switch self {
     case .default: "default"
-    case .biometry: "biometry"
-    case .biometryOrPasscode: "biometryFallbackDevicePasscode"
+    case .biometry(fallback: .none): "biometry"
+    case .biometry(fallback: .devicePasscode): "biometryFallbackDevicePasscode"
     case .biometryCurrentSet: "biometryCurrentSet"
     }
   }
@@ -34,54 +26,10 @@ enum RightRequirement: Equatable {
   init?(storedName: String) {
     switch storedName {
     case "default": self = .default
-    case "biometry": self = .biometry
-    case "biometryFallbackDevicePasscode": self = .biometryOrPasscode
+    case "biometry": self = .biometry(fallback: .none)
+    case "biometryFallbackDevicePasscode": self = .biometry(fallback: .devicePasscode)
     case "biometryCurrentSet": self = .biometryCurrentSet
     default: return nil
-    }
-  }
-
-  /// Reads `right.create` params. Accepted shapes: `{requirement: "default" | "biometry" |
-  /// "biometryCurrentSet"}`, `{requirement: "biometry", fallback: "devicePasscode" | "none"}`,
-  /// `{requirement: {biometry: {fallback: "devicePasscode"}}}` and `{requirement: {name, fallback?}}`.
-  init(params: RightCreateRequest.Params) throws(RPCError) {
-    let value = try params.requirement()
-    let name: String
-    let fallback: String?
-    switch value {
-    case .string(let text):
-      name = text
-      fallback = try params.fallback()
-    case .object(let object) where object.members.count == 1 && object["name"] == nil:
-      let member = object.members[0]
-      name = member.key
-      switch member.value {
-      case .object(let options): fallback = try ParamReader(options).optionalString("fallback")
-      case .null, .bool(true): fallback = nil
-      default:
-        throw .invalidParams(
-          "requirement", "options must be an object such as {fallback: \"devicePasscode\"}")
-      }
-    case .object(let object):
-      let reader = ParamReader(object)
-      name = try reader.nonEmptyString("name")
-      fallback = try reader.optionalString("fallback")
-    default:
-      throw .invalidParams("requirement", "must be a string or an object, not \(value.typeName)")
-    }
-    switch (name, fallback) {
-    case ("default", nil): self = .default
-    case ("biometry", nil), ("biometry", "none"): self = .biometry
-    case ("biometry", "devicePasscode"): self = .biometryOrPasscode
-    case ("biometryCurrentSet", nil): self = .biometryCurrentSet
-    case ("biometry", let other?):
-      throw .invalidParams("fallback", "must be \"devicePasscode\" or \"none\", not \"\(other)\"")
-    case (_, _?) where ["default", "biometryCurrentSet"].contains(name):
-      throw .invalidParams("fallback", "is allowed only with the biometry requirement")
-    default:
-      throw .invalidParams(
-        "requirement",
-        "must be default, biometry (fallback devicePasscode optional) or biometryCurrentSet")
     }
   }
 }

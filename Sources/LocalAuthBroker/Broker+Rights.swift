@@ -144,7 +144,7 @@ extension Broker {
     throws(RPCError)
     -> JSONValue
   {
-    let requirement = try RightRequirement(params: params)
+    let requirement = try params.requirement()
     let right = AuthRight(
       id: Self.makeRightID(), requirement: requirement,
       boundDomainState: domainStateHash(owner: defaultOwnerUID(of: client)))
