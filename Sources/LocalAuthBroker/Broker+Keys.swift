@@ -6,27 +6,22 @@ extension Broker {
   /// The largest `data` a key call accepts, in bytes.
   static let maxKeyDataBytes = 48 * 1024
 
-  /// The client's persisted right named by `right`, authorized now; never prompts.
+  /// The store row of the client's persisted right named by `right`, authorized now; never
+  /// prompts.
   private func authorizedPersistedRight(_ params: some RightParams, client: ClientSession)
-    throws(RPCError) -> (
-      AuthRight, PersistedRightRecord
-    )
+    throws(RPCError) -> PersistedRightRecord
   {
     let right = try right(params, of: client)
-    guard let record = right.persisted else { throw notPersistedError() }
+    let record = try rights.persisted(right)
     revalidate(right, of: client)
-    guard right.isAuthorized else {
-      if enrolledSetChanged(right, of: client) { throw enrolledSetChangedError(right) }
-      throw notAuthorizedError(right)
-    }
-    return (right, record)
+    try rights.checkAuthorized(right) { currentSet(of: client) }
+    return record
   }
 
   /// Unseals the right's private key; notFound when the right was removed (or replaced) since it was loaded.
   private func privateKey(of record: PersistedRightRecord) async throws(RPCError) -> P256PrivateKey
   {
-    try await withStoreOffLoop(notFound: "The persisted right was removed from the store.") {
-      store in
+    try await rights.lane.run(notFound: StoreFailure.removedRight) { store in
       try store.privateKey(for: record)
     }
   }
@@ -49,7 +44,7 @@ extension Broker {
 
   /// The public key needs no authorization (as Apple's LAPublicKey): only this client's handle.
   func publicKey(_ params: RightHandleParams, client: ClientSession) throws(RPCError) -> JSONValue {
-    guard let record = try right(params, of: client).persisted else { throw notPersistedError() }
+    let record = try rights.persisted(right(params, of: client))
     return [
       "x963": .string(Base64.encode(record.publicKey.x963)),
       "der": .string(Base64.encode(record.publicKey.der)),
@@ -57,7 +52,7 @@ extension Broker {
   }
 
   func sign(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
-    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let record = try authorizedPersistedRight(params, client: client)
     let data = try params.data(maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.signing, default: KeyAlgorithm.ecdsaSignatureMessageX962SHA256
@@ -71,7 +66,7 @@ extension Broker {
   }
 
   func decrypt(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
-    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let record = try authorizedPersistedRight(params, client: client)
     let data = try params.data(maxBytes: Self.maxKeyDataBytes)
     _ = try algorithm(
       params, supported: KeyAlgorithm.decryption, default: KeyAlgorithm.eciesStandard)
@@ -90,7 +85,7 @@ extension Broker {
     async throws(RPCError)
     -> JSONValue
   {
-    let (_, record) = try authorizedPersistedRight(params, client: client)
+    let record = try authorizedPersistedRight(params, client: client)
     let algorithm = try algorithm(
       params, supported: KeyAlgorithm.keyExchange, default: KeyAlgorithm.ecdhStandard)
     let peerBytes = try params.publicKey(maxBytes: 1024)
@@ -128,10 +123,8 @@ extension Broker {
   func loadSecret(_ params: RightHandleParams, client: ClientSession) async throws(RPCError)
     -> JSONValue
   {
-    let (_, record) = try authorizedPersistedRight(params, client: client)
-    let secret = try await withStoreOffLoop(
-      notFound: "The persisted right was removed from the store."
-    ) { store in
+    let record = try authorizedPersistedRight(params, client: client)
+    let secret = try await rights.lane.run(notFound: StoreFailure.removedRight) { store in
       try store.secret(for: record)
     }
     guard let secret else {

@@ -1,5 +1,4 @@
 import LocalAuthProtocol
-import RightStore
 
 /// What each requirement of `right.create` means to the broker: the policy its authorization
 /// evaluates and its name in the store.
@@ -32,34 +31,4 @@ extension RightRequirement {
     default: return nil
     }
   }
-}
-
-/// An LARight (or an LAPersistedRight loaded from the store) held by one client: its requirement,
-/// state and, for biometryCurrentSet, the enrolled set it is bound to. Broker-isolated.
-final class AuthRight {
-  /// The handle on the wire.
-  let id: String
-  /// What authorizing it requires.
-  let requirement: RightRequirement
-  /// The stored right behind this handle; nil for a plain right.
-  let persisted: PersistedRightRecord?
-  /// The domain state hash a biometryCurrentSet right is bound to (nil: not bound yet).
-  var boundDomainState: String?
-  /// LARight.State, as sent in `right.state` and `right.stateChanged`.
-  var state = RightStateName.unknown
-  /// The request id of the authorization in flight, if any.
-  var authorizing: String?
-
-  init(
-    id: String, requirement: RightRequirement, persisted: PersistedRightRecord? = nil,
-    boundDomainState: String?
-  ) {
-    self.id = id
-    self.requirement = requirement
-    self.persisted = persisted
-    self.boundDomainState = requirement == .biometryCurrentSet ? boundDomainState : nil
-  }
-
-  /// Whether the right is authorized now.
-  var isAuthorized: Bool { state == RightStateName.authorized }
 }
