@@ -55,7 +55,7 @@ extension Broker {
       "version": .string(version), "uptimeSeconds": .int(Int(uptime.components.seconds)),
       "clients": .int(clientCount), "evaluating": .int(running == nil ? 0 : 1),
       "queued": .int(queue.count),
-      "storeRequests": .int(storeBacklog.total),
+      "storeRequests": .int(rights.backlog.total),
       "outcomes": .object(counts), "findings": findingCounts,
     ]
   }

@@ -33,10 +33,9 @@ extension Broker {
     let generation = enrolmentGenerations[owner, default: 0] + 1
     enrolmentGenerations[owner] = generation
     observedEnrolments[owner] = current
-    guard let store = rightStore else { return }
     let record = EnrolmentGenerationRecord(uid: owner, generation: generation, observed: current)
     let log = self.log
-    storeWorker.submit {
+    rights.lane.submit { store in
       do {
         try store.saveEnrolmentGeneration(record)
       } catch {

@@ -3,51 +3,9 @@ import LocalAuthProtocol
 import RightStore
 
 extension Broker {
-  /// Maps a handoff store failure: unknown and foreign ids look alike (notFound); a dead handoff is
-  /// invalidContext (it can never be used again), an unauthorized one authenticationFailed (try later).
-  func handoffError(_ error: any Error) -> RPCError {
-    switch error as? RightStoreError {
-    case .notFound?: return RPCError(.notFound, "No such handoff.", data: ["field": "handoff"])
-    case .expired?:
-      return RPCError(
-        .invalidContext, "The handoff has expired.",
-        data: ["reason": "expired", "field": "handoff"])
-    case .alreadyRedeemed?:
-      return RPCError(
-        .invalidContext, "The handoff was already redeemed; it can be redeemed only once.",
-        data: ["reason": "alreadyRedeemed", "field": "handoff"])
-    case .notAuthorized?:
-      return RPCError(
-        .authenticationFailed, "The handoff has not been authorized yet.",
-        data: ["reason": "notAuthorized", "field": "handoff"])
-    default: return storeError(error)
-    }
-  }
-
-  /// Runs a handoff store call on the store's own thread, mapping its failures.
-  private func withHandoffsOffLoop<T: Sendable>(
-    _ body: @escaping @Sendable (RightStore) throws -> T
-  )
-    async throws(RPCError) -> T
-  {
-    let store = try store()
-    do {
-      return try await storeWorker.perform { try body(store) }
-    } catch {
-      throw handoffError(error)
-    }
-  }
-
   /// An instant on the wire: seconds since 1970 with millisecond precision.
   nonisolated func timestamp(_ date: Date) -> JSONValue {
     .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
-  }
-
-  /// The `handoff` param: an id, refused when it holds a NUL byte.
-  private func handoffID(_ params: some HandoffParams) throws(RPCError) -> String {
-    let id = try params.handoff()
-    try refuseNUL(id, field: "handoff")
-    return id
   }
 
   // MARK: handoff.*
@@ -57,42 +15,15 @@ extension Broker {
     -> JSONValue
   {
     let limits = configuration.store
-    let payload = try params.payload()
-    guard payload.count <= limits.maxHandoffPayloadBytes else {
-      throw tooLargeError(
-        "payload", key: StoreLimits.Key.maxHandoffPayloadBytes, max: limits.maxHandoffPayloadBytes)
-    }
-    let range = limits.minHandoffTTLSeconds...limits.maxHandoffTTLSeconds
-    let ttl: Int?
-    do {
-      ttl = try params.ttl(in: range)
-    } catch {
-      // An integer outside the range names the bound it passed; anything else is plain invalid params.
-      guard let given = try? params.ttl(in: Int.min...Int.max) else { throw error }
-      throw limitParamError(
-        error,
-        key: given < range.lowerBound
-          ? StoreLimits.Key.minHandoffTTL : StoreLimits.Key.maxHandoffTTL)
-    }
-    guard let ttl else {
-      throw .invalidParams("ttl", "is required (seconds, \(range.lowerBound)…\(range.upperBound))")
-    }
-    let (uid, appID, now) = (client.peer.uid, client.appID, Date())
-    let expiresAt = now.addingTimeInterval(Double(ttl))
-    let maxHandoffs = limits.maxHandoffsPerUID
-    let id = try await withHandoffsOffLoop { store in
-      try store.createHandoff(
-        uid: uid, appID: appID, payload: payload, expiresAt: expiresAt, now: now,
-        maxHandoffsPerUID: maxHandoffs)
-    }
+    let (payload, ttl) = try RightsBook.handoffTerms(params, limits: limits)
+    let (id, expiresAt) = try await rights.lane.createHandoff(
+      uid: client.peer.uid, appID: client.appID, payload: payload, ttl: ttl, now: Date(),
+      maxPerUID: limits.maxHandoffsPerUID)
     return ["handoff": .string(id), "expiresAt": timestamp(expiresAt)]
   }
 
   func listHandoffs(client: ClientSession) async throws(RPCError) -> JSONValue {
-    let uid = client.peer.uid
-    let handoffs = try await withHandoffsOffLoop { store in
-      try store.pendingHandoffs(uid: uid, now: Date())
-    }
+    let handoffs = try await rights.lane.pendingHandoffs(uid: client.peer.uid, now: Date())
     return [
       "handoffs": .array(
         handoffs.map { handoff in
@@ -111,7 +42,7 @@ extension Broker {
     _ params: HandoffAuthorizeRequest.Params, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
-    let id = try handoffID(params)
+    let id = try RightsBook.handoffID(params)
     let policy = try params.policy()
     let reason = try params.localizedReason()
     let contextID = try params.context()
@@ -122,21 +53,19 @@ extension Broker {
         .notInteractive, "A handoff is authorized only by an interactive client.",
         data: ["field": "handoff"])
     }
-    _ = try store()
-    try admitStoreRequest(of: client)
+    let lane = rights.lane
+    _ = try lane.checkedStore()
+    try rights.admit(uid: client.peer.uid, limits: configuration.store)
     let responder = makeResponder()
     let uid = client.peer.uid
     Task {
       let lookup: Result<HandoffRecord, RPCError>
       do throws(RPCError) {
-        lookup = .success(
-          try await self.withHandoffsOffLoop { store in
-            try store.liveHandoff(id: id, uid: uid, now: Date())
-          })
+        lookup = .success(try await lane.liveHandoff(id: id, uid: uid, now: Date()))
       } catch {
         lookup = .failure(error)
       }
-      self.storeBacklog.release(uid: uid)
+      self.rights.release(uid: uid)
       guard client.connected else { return }
       switch lookup {
       case .failure(let error): responder.respond(.failure(error))
@@ -173,17 +102,15 @@ extension Broker {
     }
     let uid = client.peer.uid
     // Already admitted with the request: this last step of it is never refused as busy.
-    _ = storeBacklog.admit(uid: uid, limits: configuration.store, force: true)
+    rights.admitFollowUp(uid: uid, limits: configuration.store)
     let marked: Result<Void, RPCError>
     do throws(RPCError) {
       marked = .success(
-        try await withHandoffsOffLoop { store in
-          try store.authorizeHandoff(id: handoff.id, uid: uid, now: Date())
-        })
+        try await rights.lane.authorizeHandoff(id: handoff.id, uid: uid, now: Date()))
     } catch {
       marked = .failure(error)
     }
-    storeBacklog.release(uid: uid)
+    rights.release(uid: uid)
     if case .failure(let error) = marked {
       responder.respond(.failure(error))
       return
@@ -204,12 +131,10 @@ extension Broker {
     async throws(RPCError)
     -> JSONValue
   {
-    let id = try handoffID(params)
-    let (uid, appID, now) = (client.peer.uid, client.appID, Date())
+    let id = try RightsBook.handoffID(params)
     // Only the creating app redeems; to any other app of the uid the handoff does not exist.
-    let payload = try await withHandoffsOffLoop { store in
-      try store.redeemHandoff(id: id, uid: uid, appID: appID, now: now)
-    }
+    let payload = try await rights.lane.redeemHandoff(
+      id: id, uid: client.peer.uid, appID: client.appID, now: Date())
     return ["payload": .string(Base64.encode(payload))]
   }
 }

@@ -91,7 +91,6 @@ extension Broker {
 
   /// Queues the owner's state for the store thread; writes run in the order queued.
   func persist(_ state: OwnerState) {
-    guard let store = rightStore else { return }
     let record = OwnerStateRecord(
       uid: state.uid, biometricFailures: state.consecutiveBiometricFailures,
       biometryLockedOut: state.biometryLockedOut,
@@ -102,7 +101,7 @@ extension Broker {
       },
       passcode: state.passcode?.storedHash)
     let log = self.log
-    storeWorker.submit {
+    rights.lane.submit { store in
       do {
         try store.saveOwnerState(record)
       } catch {

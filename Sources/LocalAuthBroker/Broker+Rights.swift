@@ -69,74 +69,58 @@ extension Broker {
     ]
   }
 
-  // MARK: Handles
+  // MARK: Glue to the rights book
 
   /// The client's own right named by `right`; notFound for any other (another client's looks the same).
   func right(_ params: some RightParams, of client: ClientSession) throws(RPCError) -> AuthRight {
-    try right(id: params.right(), of: client)
+    try rights.right(params.right(), of: client.number)
   }
 
-  /// The client's own right with this handle; notFound for any other.
-  private func right(id: String, of client: ClientSession) throws(RPCError) -> AuthRight {
-    guard let right = client.rights[id] else {
-      throw RPCError(.notFound, "No such right: \(id).", data: ["field": "right"])
-    }
-    return right
-  }
-
-  /// Registers a new handle for the client.
+  /// Registers a new handle for the client (at most MaxRightsPerConnection).
   func register(_ right: AuthRight, for client: ClientSession) throws(RPCError) {
-    guard client.rights.count < configuration.maxRightsPerClient else {
-      throw .limit(
-        "MaxRightsPerConnection", configuration.maxRightsPerClient,
-        "too many rights on this connection; release some with right.release")
-    }
-    client.rights[right.id] = right
+    try rights.register(right, for: client.number, limit: configuration.maxRightsPerClient)
   }
 
-  static func makeRightID() -> String { "right-" + makeUUID().lowercased() }
-
-  /// Changes a right's state and tells its client (`right.stateChanged`) when it really changed.
-  func setState(_ right: AuthRight, _ state: String, of client: ClientSession) {
-    guard right.state != state else { return }
-    right.state = state
-    if client.connected {
-      client.channel.notify(
-        Notification.rightStateChanged, ["right": .string(right.id), "state": .string(state)])
-    }
+  /// The enrolled set of the client's owner now (the domain state hash a biometryCurrentSet right
+  /// is bound to), asked by the rights book only when it matters.
+  func currentSet(of client: ClientSession) -> String? {
+    domainStateHash(owner: defaultOwnerUID(of: client))
   }
 
-  /// Whether a biometryCurrentSet right's enrolled set has changed since it was bound.
-  func enrolledSetChanged(_ right: AuthRight, of client: ClientSession) -> Bool {
-    guard right.requirement == .biometryCurrentSet, let bound = right.boundDomainState else {
-      return false
-    }
-    return domainStateHash(owner: defaultOwnerUID(of: client)) != bound
+  /// Tells the client a right's new state (`right.stateChanged`), if it changed.
+  func tell(_ change: RightStateChange?, to client: ClientSession) {
+    guard let change, client.connected else { return }
+    client.channel.notify(
+      Notification.rightStateChanged,
+      ["right": .string(change.right), "state": .string(change.state)])
   }
 
-  /// Drops an authorization the enrolled set no longer backs; call before reading or using a right.
+  /// Drops an authorization the enrolled set no longer backs, telling the client; call before
+  /// reading or using a right.
   func revalidate(_ right: AuthRight, of client: ClientSession) {
-    if right.isAuthorized && enrolledSetChanged(right, of: client) {
-      setState(right, RightStateName.notAuthorized, of: client)
-    }
+    tell(rights.revalidate(right) { currentSet(of: client) }, to: client)
   }
 
   /// Revalidates every client's rights after the enrolled set may have changed, so their clients
   /// hear `right.stateChanged` at once rather than at the next use.
   func revalidateAllRights() {
-    for client in clients.values {
-      for right in client.rights.values { revalidate(right, of: client) }
+    for number in rights.holders {
+      guard let client = clients[number] else { continue }
+      for right in rights.rights(of: number) { revalidate(right, of: client) }
     }
   }
 
-  /// The error for a biometryCurrentSet right whose enrolled set changed: Apple documents that the
-  /// authorization fails but not with which code; localauthd answers invalidContext.
-  func enrolledSetChangedError(_ right: AuthRight) -> RPCError {
-    RPCError(
-      .invalidContext,
-      "The set of enrolled biometric identities changed; this biometryCurrentSet right can no longer be authorized.",
-      data: ["reason": "biometrySetChanged", "right": .string(right.id)])
+  /// Ends the right's authorization in flight (appCancel) and leaves it notAuthorized.
+  func deauthorize(_ right: AuthRight, of client: ClientSession, reason: String) {
+    if let requestID = right.authorizing, let evaluation = client.evaluations[requestID] {
+      finish(evaluation, .failure(error(.appCancel, evaluation, reason: reason)))
+    }
+    tell(rights.deauthorize(right), to: client)
   }
+
+  /// A client disconnected: every right it held is deauthorized and forgotten (its evaluations have
+  /// already ended). Called from `disconnect(_:)`.
+  func dropRights(of client: ClientSession) { rights.dropAll(of: client.number) }
 
   // MARK: right.*
 
@@ -144,10 +128,10 @@ extension Broker {
     throws(RPCError)
     -> JSONValue
   {
-    let requirement = try RightRequirement(params: params)
+    let requirement = try params.requirement()
     let right = AuthRight(
-      id: Self.makeRightID(), requirement: requirement,
-      boundDomainState: domainStateHash(owner: defaultOwnerUID(of: client)))
+      id: RightsBook.makeRightID(), requirement: requirement,
+      boundDomainState: currentSet(of: client))
     try register(right, for: client)
     return ["right": .string(right.id)]
   }
@@ -159,18 +143,11 @@ extension Broker {
     let right = try right(params, of: client)
     let reason = try params.localizedReason()
     revalidate(right, of: client)
-    if let busy = right.authorizing {
-      throw RPCError(
-        .alreadyInProgress, "The right is already being authorized.",
-        data: ["requestID": .string(busy)])
+    let (change, step) = rights.beginAuthorization(right) { currentSet(of: client) }
+    tell(change, to: client)
+    guard case .evaluate(let previous) = try step.get() else {
+      return .success(["state": .string(RightStateName.authorized)])
     }
-    if enrolledSetChanged(right, of: client) {
-      setState(right, RightStateName.notAuthorized, of: client)
-      throw enrolledSetChangedError(right)
-    }
-    if right.isAuthorized { return .success(["state": .string(RightStateName.authorized)]) }
-    let previous = right.state
-    setState(right, RightStateName.authorizing, of: client)
     let before = Set(client.evaluations.keys)
     let answer: MethodAnswer
     do {
@@ -180,10 +157,12 @@ extension Broker {
         makeResponder: makeResponder
       ) { outcome in self.finishAuthorization(of: right, client: client, outcome) }
     } catch {
-      setState(right, previous, of: client)
+      tell(rights.abandonAuthorization(right, previous: previous), to: client)
       throw error
     }
-    if answer == nil { right.authorizing = client.evaluations.keys.first { !before.contains($0) } }
+    if answer == nil {
+      rights.authorizing(right, requestID: client.evaluations.keys.first { !before.contains($0) })
+    }
     return answer
   }
 
@@ -191,24 +170,13 @@ extension Broker {
   private func finishAuthorization(
     of right: AuthRight, client: ClientSession, _ outcome: EvaluationOutcome
   ) -> Result<JSONValue, RPCError> {
-    right.authorizing = nil
-    switch outcome {
-    case .success(let success):
-      if enrolledSetChanged(right, of: client) {
-        setState(right, RightStateName.notAuthorized, of: client)
-        return .failure(enrolledSetChangedError(right))
-      }
-      if right.requirement == .biometryCurrentSet && right.boundDomainState == nil {
-        right.boundDomainState = domainStateHash(owner: defaultOwnerUID(of: client))
-      }
-      setState(right, RightStateName.authorized, of: client)
-      return .success([
+    let (change, result) = rights.finishAuthorization(right, outcome) { currentSet(of: client) }
+    tell(change, to: client)
+    return result.map { success in
+      [
         "state": .string(RightStateName.authorized), "requestID": .string(success.requestID),
         "sensor": success.sensor.map(JSONValue.string) ?? .null,
-      ])
-    case .failure(let error):
-      setState(right, RightStateName.notAuthorized, of: client)
-      return .failure(error)
+      ]
     }
   }
 
@@ -218,7 +186,7 @@ extension Broker {
   {
     let right = try right(params, of: client)
     revalidate(right, of: client)
-    if enrolledSetChanged(right, of: client) { throw enrolledSetChangedError(right) }
+    try rights.checkEnrolledSet(right) { currentSet(of: client) }
     if case .failure(let code) = availability(
       of: right.requirement.policy, owner: defaultOwnerUID(of: client))
     {
@@ -235,15 +203,6 @@ extension Broker {
     return [:]
   }
 
-  /// Ends the right's authorization in flight (appCancel) and leaves it notAuthorized.
-  func deauthorize(_ right: AuthRight, of client: ClientSession, reason: String) {
-    if let requestID = right.authorizing, let evaluation = client.evaluations[requestID] {
-      finish(evaluation, .failure(error(.appCancel, evaluation, reason: reason)))
-    }
-    right.authorizing = nil
-    setState(right, RightStateName.notAuthorized, of: client)
-  }
-
   private func rightState(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
     -> JSONValue
   {
@@ -257,17 +216,7 @@ extension Broker {
   {
     let right = try right(params, of: client)
     deauthorize(right, of: client, reason: "released")
-    client.rights[right.id] = nil
+    rights.forget(right.id, of: client.number)
     return [:]
-  }
-
-  /// A client disconnected: every right it held is deauthorized and forgotten (its evaluations have
-  /// already ended). Called from `disconnect(_:)`.
-  func dropRights(of client: ClientSession) {
-    for right in client.rights.values {
-      right.authorizing = nil
-      right.state = RightStateName.notAuthorized
-    }
-    client.rights.removeAll()
   }
 }

@@ -19,10 +19,10 @@ extension Broker {
         try broker.createSSHKey(params, client: client, makeResponder)
       },
       .deferred(SSHKeyListRequest.self) { (broker, _, _, client, makeResponder) throws(RPCError) in
-        let uid = client.peer.uid
+        let (uid, lane) = (client.peer.uid, broker.rights.lane)
         return try broker.answerAfterStore(client, makeResponder) {
           () async throws(RPCError) -> JSONValue in
-          let keys = try await broker.withStoreOffLoop { store in try store.sshKeys(uid: uid) }
+          let keys = try await lane.run { store in try store.sshKeys(uid: uid) }
           return ["keys": .array(keys.map(broker.sshKeyEntry))]
         }
       },
@@ -50,9 +50,9 @@ extension Broker {
       sshKeyName(params), sshKeyPolicy(params),
       params.reuseSeconds(in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
     )
-    let (uid, limit) = (client.peer.uid, configuration.store.maxSSHKeysPerUID)
+    let (uid, limit, lane) = (client.peer.uid, configuration.store.maxSSHKeysPerUID, rights.lane)
     return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
-      let record = try await self.withStoreOffLoop { store in
+      let record = try await lane.run { store in
         try store.createSSHKey(
           uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
           maxKeysPerUID: limit)
@@ -67,7 +67,7 @@ extension Broker {
     _ makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
     let request = try SSHSignRequest(params, broker: self)
-    _ = try store()
+    _ = try rights.lane.checkedStore()
     let responder = makeResponder()
     Task {
       let answer: Result<JSONValue, RPCError>
@@ -83,7 +83,7 @@ extension Broker {
 
   /// Deletes a key and forgets its reuse grant.
   private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> JSONValue {
-    guard try await withStoreOffLoop({ store in try store.deleteSSHKey(uid: uid, name: name) })
+    guard try await rights.lane.run({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
     sshKeys.forget(uid: uid, name: name)
     return [:]

@@ -28,8 +28,8 @@ extension Broker {
         // The signature unseals the key on the store's thread: one admitted store request, as
         // every other, so signatures passing a reuse window cannot crowd others off the store.
         try admitStoreRequest(of: client)
-        defer { storeBacklog.release(uid: uid) }
-        signature = try await withStoreOffLoop(notFound: "The SSH key was deleted.") { store in
+        defer { rights.release(uid: uid) }
+        signature = try await rights.lane.run(notFound: "The SSH key was deleted.") { store in
           let signature = try store.sshPrivateKey(for: record).signature(for: data)
           if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
           return signature
@@ -63,10 +63,10 @@ extension Broker {
     try admitStoreRequest(of: client)
     let found: SSHKeyRecord?
     do {
-      found = try await withStoreOffLoop { store in try store.sshKey(uid: uid, name: name) }
-      storeBacklog.release(uid: uid)
+      found = try await rights.lane.run { store in try store.sshKey(uid: uid, name: name) }
+      rights.release(uid: uid)
     } catch {
-      storeBacklog.release(uid: uid)
+      rights.release(uid: uid)
       throw error
     }
     guard let found else { throw noSuchSSHKey(name) }
@@ -79,7 +79,7 @@ extension Broker {
     async throws(RPCError) -> EvaluationSuccess
   {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
-      throw storeError(
+      throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
     let context = sshKeys.context(for: record)

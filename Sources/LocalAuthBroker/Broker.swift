@@ -18,12 +18,10 @@ public actor Broker {
   let accounts: any AccountDirectory
   /// Who owns a running process (injected: the broker does no I/O).
   let processes: any ProcessDirectory
-  /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
-  let rightStore: RightStore?
-  /// Why the rights store is unavailable although a state directory was given (it could not be opened:
-  /// corrupt, or its device key missing); nil when it is available or simply not configured.
-  let storeUnavailable: String?
-  /// Where every store call runs, off the event loop.
+  /// The rights, keys and handoffs: every client's right handles, and the rights store's lane and
+  /// backlog.
+  var rights: RightsBook
+  /// The rights store's thread (the rights book's lane runs on it), drained at exit.
   let storeWorker: StoreWorker
   /// Every owner's state by uid (loaded once at start from the store, written through the store
   /// worker) and the passcode work in flight.
@@ -36,8 +34,6 @@ public actor Broker {
   var agents = AgentRegistry()
   /// The setup owner's account, looked up once (device mode).
   var setupOwnerAccount: SensorOwner?
-  /// Store requests admitted and not yet answered.
-  var storeBacklog = StoreBacklog()
   var clients: [Int: ClientSession] = [:]
   /// Connections whose client has not made a request yet (no session; see `quietConnectionAccepted`).
   var quietConnections = 0
@@ -76,11 +72,13 @@ public actor Broker {
     rightStore: RightStore? = nil, storeUnavailable: String? = nil,
     storeThread: (any StoreThread)? = nil
   ) {
-    storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
     self.accounts = accounts
     self.processes = processes
-    self.rightStore = rightStore
-    self.storeUnavailable = storeUnavailable
+    let storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
+    self.storeWorker = storeWorker
+    rights = RightsBook(
+      lane: StoreLane(
+        store: rightStore, unavailable: storeUnavailable, worker: storeWorker, log: log))
     self.configuration = configuration
     self.sensors = sensors
     self.time = time

@@ -137,7 +137,6 @@ public final class ClientSession: @unchecked Sendable {
   var agent: PromptAgent?
   var queuedCount = 0
   var evaluations: [String: Evaluation] = [:]
-  var rights: [String: AuthRight] = [:]
   var connected = true
 
   init(number: Int, peer: PeerIdentity, isAdmin: Bool, name: String, channel: any ClientChannel) {

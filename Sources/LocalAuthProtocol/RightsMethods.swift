@@ -41,21 +41,13 @@ public enum RightCreateRequest: RequestType {
     public let object: JSONObject
     /// Params over a received object.
     public init(object: JSONObject) { self.object = object }
-    /// The params of a right with the requirement of this name ("default", "biometry",
-    /// "biometryCurrentSet") and fallback ("devicePasscode", "none"; nil: none given).
-    public init(requirement: String, fallback: String?) {
-      object = ["requirement": .string(requirement), "fallback": fallback.map(JSONValue.string)]
+    /// The params of a right with this requirement (`fallback` sent only when there is one).
+    public init(requirement: RightRequirement) { object = requirement.members }
+    /// `requirement` (with `fallback`), required: decoded into its typed value, invalidParams
+    /// naming the field for any other shape (see `RightRequirement.init(params:)`).
+    public func requirement() throws(RPCError) -> RightRequirement {
+      try RightRequirement(params: object)
     }
-    /// `requirement`, required: a name, `{name: options}` or `{name, fallback?}`; its shapes
-    /// are checked by the broker's `RightRequirement`.
-    public func requirement() throws(RPCError) -> JSONValue {
-      guard let value = object["requirement"] else {
-        throw .invalidParams("requirement", "is required")
-      }
-      return value
-    }
-    /// `fallback`, optional (beside a requirement given by name).
-    public func fallback() throws(RPCError) -> String? { try reader.optionalString("fallback") }
   }
 }
 

@@ -167,12 +167,22 @@ import Testing
     let pendingRight = await client.createRight()
     let pending = await client.startAuthorize(pendingRight)
     _ = await client.requestID()
-    let held = client.session.rights.values.map { $0 }
-    await client.disconnect()
+    let (held, left) = await Self.disconnect(client.session, from: harness.broker)
+    #expect(held.count == 2)
     #expect(held.allSatisfy { $0.state == RightStateName.notAuthorized && $0.authorizing == nil })
-    #expect(client.session.rights.isEmpty)
+    #expect(left == 0)
     #expect(client.recorder.responses(tag: pending.tag).isEmpty)
     #expect(await !harness.broker.isEvaluating)
+  }
+
+  /// Disconnects the client on the broker's executor: the states of the rights it held, read after
+  /// the disconnection, and how many the rights book still holds for it.
+  private static func disconnect(_ session: ClientSession, from broker: isolated Broker) -> (
+    [(state: String, authorizing: String?)], Int
+  ) {
+    let held = broker.rights.rights(of: session.number)
+    broker.disconnect(session)
+    return (held.map { ($0.state, $0.authorizing) }, broker.rights.count(of: session.number))
   }
 
   @Test func releaseForgetsTheHandle() async {

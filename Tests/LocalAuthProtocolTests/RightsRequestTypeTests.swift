@@ -10,10 +10,9 @@ struct RightsRequestTypeTests {
 
   @Test("rights, store and key params read back what the client built")
   func rightsRoundTrip() throws(RPCError) {
-    let create = received(RightCreateRequest.Params(requirement: "biometry", fallback: nil))
-    #expect(try create.requirement() == "biometry")
-    #expect(try create.fallback() == nil)
-    #expect(!create.object.contains("fallback"))
+    let create = received(RightCreateRequest.Params(requirement: .biometry(fallback: .none)))
+    #expect(try create.requirement() == .biometry(fallback: .none))
+    #expect(create.object == ["requirement": "biometry"])
 
     let authorize = received(RightAuthorizeRequest.Params(right: "right-1", localizedReason: "r"))
     #expect(try authorize.right() == "right-1")
