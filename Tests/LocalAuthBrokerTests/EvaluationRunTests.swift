@@ -14,16 +14,17 @@ import Testing
   static let passcode = StageSensor(name: "passcode", kind: .passcode)
   static let watch = StageSensor(name: "watch", kind: .companion)
 
-  /// A run of `policy` for alice (`requester` makes it a system evaluation).
+  /// A run of `policy` for alice (`requester` makes it a system evaluation); five failed matches
+  /// in a row lock biometry out.
   func run(
     _ policy: Policy, requester: UInt32? = nil, fallbackButtonShown: Bool = true,
-    maxBiometricAttempts: Int = 3, lockoutThreshold: Int = 5
+    maxBiometricAttempts: Int = 3
   ) -> EvaluationRun {
     EvaluationRun(
       policy: policy, system: requester.map { SystemRequest(requester: $0) }, owner: Self.alice,
       fallbackButtonShown: fallbackButtonShown,
       rules: EvaluationRun.Rules(
-        maxBiometricAttempts: maxBiometricAttempts, lockoutThreshold: lockoutThreshold))
+        maxBiometricAttempts: maxBiometricAttempts, lockoutThreshold: 5))
   }
 
   /// What the run reads: now, and fresh states (the counted uid's with `failures` failed matches).
@@ -36,6 +37,27 @@ import Testing
     var owner = run.countsAgainst == Self.alice.uid ? counted : OwnerState(uid: Self.alice.uid)
     owner.passcodeRetryNotBefore = passcodeNotBefore
     return RunFacts(now: now, counted: counted, owner: owner)
+  }
+
+  /// A run of `policy` in its biometric stage on `sensor`.
+  func trying(
+    _ policy: Policy, on sensor: StageSensor, requester: UInt32? = nil,
+    fallbackButtonShown: Bool = true, maxBiometricAttempts: Int = 3
+  ) -> EvaluationRun {
+    var run = run(
+      policy, requester: requester, fallbackButtonShown: fallbackButtonShown,
+      maxBiometricAttempts: maxBiometricAttempts)
+    #expect(run.start().next == .checkBiometry)
+    #expect(run.biometryChecked(.ready(sensor)).next == .capture(attempt: 1))
+    return run
+  }
+
+  /// A Face ID run of `policy` after its two failed matches, asking whether anyone can choose.
+  func atTheChoice(_ policy: Policy) -> EvaluationRun {
+    var run = trying(policy, on: Self.face)
+    _ = run.captured(.noMatch, facts(run))
+    #expect(run.captured(.noMatch, facts(run, failures: 1)).next == .checkChooser)
+    return run
   }
 
   /// The feedback words of a step's effects, in order.
@@ -55,9 +77,7 @@ import Testing
   }
 
   @Test func touchIDTakesTheConfiguredFailedMatchesThenFails() {
-    var run = run(.deviceOwnerAuthenticationWithBiometrics)
-    #expect(run.start().next == .checkBiometry)
-    #expect(run.biometryChecked(.ready(Self.finger)).next == .capture(attempt: 1))
+    var run = trying(.deviceOwnerAuthenticationWithBiometrics, on: Self.finger)
     var failures = 0
     for attempt in 1...2 {
       let step = run.captured(.noMatch, facts(run, failures: failures))
@@ -73,9 +93,7 @@ import Testing
   }
 
   @Test func faceIDStopsAtTheSecondFailedMatchAndWaitsForTheChoice() {
-    var run = run(.deviceOwnerAuthentication)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.face))
+    var run = trying(.deviceOwnerAuthentication, on: Self.face)
     let first = run.captured(.noMatch, facts(run))
     #expect(lastExtra(first) == ["offer": "tryAgain"], "Face ID offers the fallback at the second")
     let second = run.captured(.noMatch, facts(run, failures: 1))
@@ -93,29 +111,19 @@ import Testing
   }
 
   @Test func aFaceIDChoiceNobodyCanMakeEndsAsExhaustedAttempts() {
-    var run = run(.deviceOwnerAuthenticationWithBiometrics)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.face))
-    _ = run.captured(.noMatch, facts(run))
-    _ = run.captured(.noMatch, facts(run, failures: 1))
+    var run = atTheChoice(.deviceOwnerAuthenticationWithBiometrics)
     let nobody = run.chooser(available: false)
     #expect(feedback(nobody) == ["noMatch"])
     #expect(lastExtra(nobody) == ["attemptsExhausted": true])
     #expect(nobody.next == .end(.failure(.authenticationFailed)))
 
-    var waiting = self.run(.deviceOwnerAuthenticationWithBiometrics)
-    _ = waiting.start()
-    _ = waiting.biometryChecked(.ready(Self.face))
-    _ = waiting.captured(.noMatch, facts(waiting))
-    _ = waiting.captured(.noMatch, facts(waiting, failures: 1))
+    var waiting = atTheChoice(.deviceOwnerAuthenticationWithBiometrics)
     _ = waiting.chooser(available: true)
     #expect(waiting.nobodyCanChoose().next == .end(.failure(.authenticationFailed)))
   }
 
   @Test func withoutAFallbackButtonFaceIDEndsAtItsSecondFailure() {
-    var run = run(.deviceOwnerAuthentication, fallbackButtonShown: false)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.face))
+    var run = trying(.deviceOwnerAuthentication, on: Self.face, fallbackButtonShown: false)
     _ = run.captured(.noMatch, facts(run))
     let second = run.captured(.noMatch, facts(run, failures: 1))
     #expect(lastExtra(second) == ["attemptsExhausted": true])
@@ -124,9 +132,7 @@ import Testing
   }
 
   @Test func theFallbackButtonCountsOnlyOnceOffered() {
-    var run = run(.deviceOwnerAuthentication)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.face))
+    var run = trying(.deviceOwnerAuthentication, on: Self.face)
     let early = run.captured(.userFallback, facts(run))
     #expect(feedback(early) == ["fallbackNotOffered"])
     #expect(early.next == .capture(attempt: 2))
@@ -134,9 +140,7 @@ import Testing
   }
 
   @Test func theLockoutThresholdLocksTheCountedOwnerOut() {
-    var run = run(.deviceOwnerAuthenticationWithBiometrics, lockoutThreshold: 5)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.finger))
+    var run = trying(.deviceOwnerAuthenticationWithBiometrics, on: Self.finger)
     let step = run.captured(.noMatch, facts(run, failures: 4))
     var locked = OwnerState(uid: Self.alice.uid)
     locked.consecutiveBiometricFailures = 5
@@ -148,26 +152,21 @@ import Testing
   }
 
   @Test func aMatchClearsTheCountedFailuresAndWritesNothingWhenThereAreNone() {
-    var run = run(.deviceOwnerAuthenticationWithBiometrics)
-    _ = run.start()
-    _ = run.biometryChecked(.ready(Self.finger))
+    var run = trying(.deviceOwnerAuthenticationWithBiometrics, on: Self.finger)
     let clean = run.captured(.match(identity: "alice"), facts(run))
     #expect(clean.effects.isEmpty)
     #expect(clean.next == .end(.success(sensor: "finger")))
 
-    var after = self.run(.deviceOwnerAuthenticationWithBiometrics)
-    _ = after.start()
-    _ = after.biometryChecked(.ready(Self.finger))
+    var after = trying(.deviceOwnerAuthenticationWithBiometrics, on: Self.finger)
     let cleared = after.captured(.match(identity: "alice"), facts(after, failures: 2))
     #expect(cleared.effects == [.ownerChanged(OwnerState(uid: Self.alice.uid))])
   }
 
   @Test func aSystemEvaluationCountsAgainstTheRequesterAndNeverFallsBack() {
     let bob: UInt32 = 64_102
-    var run = run(.deviceOwnerAuthentication, requester: bob, maxBiometricAttempts: 1)
+    var run = trying(
+      .deviceOwnerAuthentication, on: Self.finger, requester: bob, maxBiometricAttempts: 1)
     #expect(run.countsAgainst == bob)
-    #expect(run.start().next == .checkBiometry)
-    _ = run.biometryChecked(.ready(Self.finger))
     let step = run.captured(.noMatch, facts(run))
     var counted = OwnerState(uid: bob)
     counted.consecutiveBiometricFailures = 1
