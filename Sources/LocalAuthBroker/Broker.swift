@@ -192,8 +192,9 @@ public actor Broker {
     start(next)
   }
 
-  /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
-  /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
+  /// Ends an evaluation exactly once: answers (a responder only while its client is connected),
+  /// logs, frees its context and, if it was running, starts the next one. Later calls for the same
+  /// evaluation do nothing.
   func finish(_ evaluation: Evaluation, _ outcome: EvaluationOutcome, answer: Bool = true) {
     guard evaluation.phase != .finished else { return }
     let wasRunning = evaluation.phase == .running
@@ -212,7 +213,14 @@ public actor Broker {
     monitor(evaluation, "finished", event)
     notifyAgent(evaluation, Notification.agentEnded, event)
     evaluation.agent = nil
-    if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
+    switch evaluation.delivery {
+    case .handler:
+      // Broker code (an SSH signature, a handoff's authorization) waits on its handler: it hears
+      // every end, a client gone included, or its task would wait forever.
+      evaluation.delivery.deliver(outcome)
+    case .responder:
+      if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
+    }
     if wasRunning && running === evaluation {
       running = nil
       startNext()
