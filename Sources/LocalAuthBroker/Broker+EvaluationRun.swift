@@ -122,9 +122,11 @@ extension Broker {
 
   /// What the run reads with each event: the clock and the counted owner's and the owner's states.
   private func facts(_ run: EvaluationRun, _ evaluation: Evaluation) -> RunFacts {
-    RunFacts(
-      now: time.now(), counted: ownerState(run.countsAgainst),
-      owner: ownerState(evaluation.owner.uid))
+    let counted = ownerState(run.countsAgainst)
+    let owner = evaluation.owner.uid
+    return RunFacts(
+      now: time.now(), counted: counted,
+      owner: counted.uid == owner ? counted : ownerState(owner))
   }
 
   /// Carries out a step's effects, in order.
