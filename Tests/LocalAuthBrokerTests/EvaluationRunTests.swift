@@ -174,6 +174,18 @@ import Testing
     #expect(step.next == .end(.failure(.authenticationFailed)), "no passcode stage")
   }
 
+  @Test func aSystemEvaluationLocksTheRequesterOutNeverTheOwner() {
+    let bob: UInt32 = 64_102
+    var run = trying(.deviceOwnerAuthentication, on: Self.finger, requester: bob)
+    let step = run.captured(.noMatch, facts(run, failures: 4))
+    var locked = OwnerState(uid: bob)
+    locked.consecutiveBiometricFailures = 5
+    locked.biometryLockedOut = true
+    #expect(step.effects.first == .ownerChanged(locked))
+    #expect(step.effects.contains(.lockedOut(uid: bob, failures: 5)))
+    #expect(step.next == .end(.failure(.biometryLockout)), "no fall back to the passcode")
+  }
+
   @Test func aSystemEvaluationIsRefusedOrNotAvailableButNeverAsksForThePasscode() {
     let refusal = RPCError(
       .biometryLockout, "Biometry is locked out for the requesting user.",
