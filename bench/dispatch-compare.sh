@@ -1,7 +1,8 @@
 #!/bin/bash
 # The typed-dispatch row (issue 20, docs/performance.md "Typed dispatch"): instructions
 # (callgrind) and allocations (heaptrack) per request of the daemon built from BASE_NAME against
-# this tree's, for context.canEvaluatePolicy and broker.status, 1 client, same run and same load
+# this tree's, for context.canEvaluatePolicy, context.evaluatePolicy (a face that matches at
+# once: the evaluation queue and run) and broker.status, 1 client, same run and same load
 # generator. Instructions do not depend on the machine's load, so the row compares well on a
 # busy machine; each figure is bench/profile.sh's (a run of N requests minus a run of none).
 # Usage: dispatch-compare.sh BASE_LOCALAUTHD LOCALAUTHD LOCALAUTHD_BENCH BASE_NAME [N]
@@ -19,8 +20,12 @@ figures() {
 
 printf 'typed dispatch, per request, 1 client (%s requests)\n' "$total"
 printf '  %-34s %14s %14s\n' "" "$name" "this tree"
-for request in canEvaluate status; do
-  label=$([ "$request" = status ] && echo broker.status || echo context.canEvaluatePolicy)
+for request in canEvaluate evaluate status; do
+  case $request in
+    status) label=broker.status ;;
+    evaluate) label=context.evaluatePolicy ;;
+    *) label=context.canEvaluatePolicy ;;
+  esac
   read -r bi ba < <(figures "$base" "$request")
   read -r hi ha < <(figures "$head" "$request")
   printf '  %-34s %14s %14s\n' "$label instructions" "$bi" "$hi"

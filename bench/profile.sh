@@ -6,7 +6,8 @@
 # Usage: profile.sh LOCALAUTHD LOCALAUTHD_BENCH [N]     (`make bench-profile` runs it)
 # PROFILE_STEPS picks some of "instructions allocations syscalls" (default: all three).
 # PROFILE_KEEP=DIR keeps the raw callgrind, heaptrack and strace outputs there.
-# PROFILE_REQUEST=status profiles broker.status instead of canEvaluatePolicy.
+# PROFILE_REQUEST=status (or evaluate) profiles broker.status (or evaluatePolicy) instead of
+# canEvaluatePolicy.
 set -euo pipefail
 daemon=$1 bench=$2 total=${3:-20000}
 dir=$(mktemp -d /tmp/localauthd-profile.XXXXXX)

@@ -4,8 +4,9 @@
 #                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
 #   make bench-profile  instructions, allocations and system calls per request (bench/profile.sh)
-#   make bench-dispatch instructions and allocations per canEvaluatePolicy and broker.status of
-#                   BENCH_BASE (a git ref, default main) against this tree (bench/dispatch-compare.sh)
+#   make bench-dispatch instructions and allocations per canEvaluatePolicy, evaluatePolicy and
+#                   broker.status of BENCH_BASE (a git ref, default main) against this tree
+#                   (bench/dispatch-compare.sh)
 #   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser and the SSH agent
 #                   message decoder (SSHAgent) for FUZZ_SECONDS
 #   make sanitize   unit tests under ThreadSanitizer and AddressSanitizer
@@ -69,7 +70,7 @@ sanitize-address:
 PROFILE_DEB_PACKAGES := valgrind heaptrack strace binutils
 .PHONY: bench-profile profile-deps
 profile-deps:
-	@$(MAKE) -s install-debian-packages PACKAGES="$(PROFILE_DEB_PACKAGES)"
+	$(call install_packages,$(PROFILE_DEB_PACKAGES),profile-deps)
 
 bench-profile: profile-deps bench-build
 	bench/profile.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthd-bench

@@ -35,3 +35,18 @@ struct ReuseGrant {
   /// The domain state at the match.
   let domainState: String?
 }
+
+extension ReuseGrant {
+  /// Whether the grant, on its own, answers an evaluation of `policy` for `owner` at `now`: the
+  /// same policy and owner, and within `window` seconds of the match when the context set one
+  /// (touchIDAuthenticationAllowableReuseDuration > 0), else for an explicit context's lifetime, as
+  /// Apple's contexts remember their success. The broker adds what the sensors say: biometry still
+  /// usable, the enrolled set the one that matched.
+  func answers(_ policy: Policy, owner: UInt32, at now: Duration, window: Double, explicit: Bool)
+    -> Bool
+  {
+    guard self.policy == policy, self.owner == owner else { return false }
+    guard window > 0 else { return explicit }
+    return now - at <= .milliseconds(Int64(window * 1000))
+  }
+}

@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 
 /// One passcode guess to judge: typed digits, or a scripted sensor's right or wrong entry.
-enum PasscodeGuess {
+enum PasscodeGuess: Equatable {
   case typed(String)
   case scripted(right: Bool)
 }
@@ -43,6 +43,21 @@ extension Broker {
       state.passcodeRetryNotBefore = nil
     }
     return .right
+  }
+
+  /// Counts a wrong passcode for `owner` and starts the escalating delay once past the threshold.
+  func passcodeFailed(_ owner: UInt32) -> Int {
+    let from = configuration.passcodeDelayFromFailure
+    let delays = configuration.passcodeDelays
+    let now = time.now()
+    updateOwner(owner) { state in
+      state.consecutivePasscodeFailures += 1
+      let failures = state.consecutivePasscodeFailures
+      if failures >= from, !delays.isEmpty {
+        state.passcodeRetryNotBefore = now + delays[min(failures - from, delays.count - 1)]
+      }
+    }
+    return ownerState(owner).consecutivePasscodeFailures
   }
 
   /// Whole seconds until `instant` on the broker's clock, rounded up (at least 1 while it is ahead).

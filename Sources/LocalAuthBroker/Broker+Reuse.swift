@@ -22,15 +22,14 @@ extension Broker {
         domainState: domainStateHash(owner: evaluation.owner.uid)) : nil
   }
 
-  /// Whether the context's last biometric success answers this policy now: the same policy, for
-  /// the same owner, with the same enrolled set and biometry usable (not locked out), and within
-  /// the reuse window when the context set one (touchIDAuthenticationAllowableReuseDuration > 0);
-  /// without one, for an explicit context's lifetime, as Apple's contexts remember their success.
+  /// Whether the context's last biometric success answers this policy now: the grant answers it
+  /// (`ReuseGrant.answers`: the same policy and owner, within the window), biometry is usable (not
+  /// locked out) and the enrolled set is the one that matched.
   func mayReuse(_ context: AuthContext, for policy: Policy, owner: UInt32) -> Bool {
-    let window = context.options.reuseDuration
-    guard let grant = context.reuseGrant, grant.policy == policy, grant.owner == owner,
-      window > 0
-        ? time.now() - grant.at <= .milliseconds(Int64(window * 1000)) : context.explicit,
+    guard let grant = context.reuseGrant,
+      grant.answers(
+        policy, owner: owner, at: time.now(), window: context.options.reuseDuration,
+        explicit: context.explicit),
       case .success = biometryAvailability(owner: owner),
       grant.domainState == domainStateHash(owner: owner)
     else { return false }

@@ -11,10 +11,6 @@ struct SystemRequest: Equatable {
 extension Evaluation {
   /// Whether this is a system evaluation (biometric-only, never shown to agents, first in the queue).
   var isSystem: Bool { system != nil }
-
-  /// Whose failed matches and lockout this evaluation counts: the requester's for a system
-  /// evaluation asked by another uid (su B run by A locks A out, never B), else the owner's.
-  var countsAgainst: UInt32 { system?.requester ?? owner.uid }
 }
 
 extension Broker {
@@ -76,10 +72,7 @@ extension Broker {
   /// evaluation is never preempted.
   func enqueueSystem(_ evaluation: Evaluation) {
     let position = queue.insertSystem(evaluation)
-    if let current = running, !current.isSystem {
-      finish(
-        current, .failure(error(.systemCancel, current, reason: "systemAuthentication")))
-    }
+    preempt(for: evaluation)
     guard evaluation.phase == .queued else { return }
     if running == nil {
       startNext()
@@ -87,5 +80,16 @@ extension Broker {
     }
     notify(evaluation, Notification.queued, ["position": .int(position)])
     monitor(evaluation, "queued", ["position": .int(position)])
+  }
+}
+
+extension Broker {
+  /// Ends the running evaluation with systemCancel when `arriving` preempts it (`Preemption`).
+  func preempt(for arriving: Evaluation) {
+    guard let current = running,
+      let reason = Preemption.reason(
+        ending: current.claim, for: arriving.claim, overlap: configuration.overlap)
+    else { return }
+    finish(current, .failure(error(.systemCancel, current, reason: reason)))
   }
 }

@@ -163,14 +163,7 @@ public actor Broker {
       enqueueSystem(evaluation)
       return
     }
-    // Preemption stays within one uid: another user's evaluation waits in the queue instead; a
-    // system evaluation is never preempted by an app's.
-    if configuration.overlap == .preempt, let current = running, !current.isSystem,
-      current.client.peer.uid == evaluation.client.peer.uid
-    {
-      finish(
-        current, .failure(error(.systemCancel, current, reason: "canceledByAnotherAuthentication")))
-    }
+    preempt(for: evaluation)
     if running == nil && queue.isEmpty {
       start(evaluation)
       return

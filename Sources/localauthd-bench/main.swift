@@ -79,16 +79,19 @@ if arguments.count == 4, arguments[1] == "--attack" {
   exit(0)
 }
 if (5...6).contains(arguments.count), arguments[1] == "--drive" {
-  // --drive SOCKET CLIENTS TOTAL [canEvaluate|status]: a fixed number of canEvaluatePolicy (or
-  // broker.status) round trips (for profiling under callgrind or strace -c; see docs/performance.md).
+  // --drive SOCKET CLIENTS TOTAL [canEvaluate|evaluate|status]: a fixed number of
+  // canEvaluatePolicy (or evaluatePolicy, or broker.status) round trips (for profiling under
+  // callgrind or strace -c; see docs/performance.md).
   var plan = LoadPlan(path: arguments[2], clients: Int(arguments[3]) ?? 1)
   plan.totalResponses = Int(arguments[4]) ?? 10_000
   if arguments.count == 6 {
     switch arguments[5] {
     case "canEvaluate": plan.requests = [Requests.canEvaluate]
+    case "evaluate": plan.requests = [Requests.evaluate]
     case "status": plan.requests = [Requests.status]
     default:
-      printError("localauthd-bench: --drive takes canEvaluate or status, not \(arguments[5])")
+      printError(
+        "localauthd-bench: --drive takes canEvaluate, evaluate or status, not \(arguments[5])")
       exit(2)
     }
   }
