@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import Synchronization
+import Sensors
 
 /// A connection registered as the prompt agent of its own uid, as polkit's agents are: for the user, for
 /// one logind session, or for one process. Broker-isolated.
@@ -60,8 +60,9 @@ final class PromptAgent {
   var pid: Int32 { connection.peer.pid }
 }
 
-/// The person's answers from an agent to one evaluation, waiting for the capture in progress. Thread-safe
-/// (a `Mutex`): the broker puts answers, a capture task takes them.
+/// The person's answers from an agent to one evaluation, waiting for the capture in progress.
+/// Thread-safe (a `StateLock`, which ThreadSanitizer understands, unlike `Mutex`): the broker puts
+/// answers, a capture task takes them.
 final class AgentAnswers: Sendable {
   /// What the person did.
   enum Answer: Sendable, Equatable {
@@ -80,7 +81,7 @@ final class AgentAnswers: Sendable {
     var cancelledWaiters: Set<Int> = []
   }
 
-  private let state = Mutex(State())
+  private let state = StateLock(State())
 
   /// Hands an answer to the waiting capture, or keeps it for the next; false when `limit` are already kept.
   func put(_ answer: Answer) -> Bool {
