@@ -105,7 +105,7 @@ public final class Daemon {
       sensors: sensors,
       passcode: configuration.passcode, time: time, log: log, accounts: SystemAccounts(),
       processes: SystemProcesses(), executor: loop, version: version,
-      rightStore: store, storeUnavailable: storeUnavailable)
+      rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread())
     server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
     try listen()
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
