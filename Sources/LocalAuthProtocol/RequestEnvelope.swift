@@ -92,8 +92,11 @@ extension Scanner {
   /// anything else is parsed as any value is.
   private mutating func methodName() throws(JSONParseError) -> JSONValue {
     let start = index + 1
-    if index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")),
+    // The closing quote is looked for only as far as the longest name reaches (a long string is
+    // scanned once, by `value`).
+    let reach = min(bytes.count, start + KnownMethodNames.longest + 1)
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\""), start <= reach,
+      let end = bytes[start..<reach].firstIndex(of: UInt8(ascii: "\"")),
       let name = KnownMethodNames.name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     {
       index = end + 1
@@ -162,6 +165,9 @@ enum KnownMethodNames {
     }
     return buckets
   }()
+
+  /// The length of the longest name.
+  static var longest: Int { byLength.count - 1 }
 
   /// The registry's string equal to `bytes`, or nil.
   static func name(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

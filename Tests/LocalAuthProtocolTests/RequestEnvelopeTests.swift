@@ -20,6 +20,7 @@ struct RequestEnvelopeTests {
       #"{"jsonrpc":"2.0","id":1,"method":"context.canEvaluatePolic\u0079"}"#,
       #"{"jsonrpc":"2.0","id":1,"method":"context.create\"x"}"#,
       #"{"jsonrpc":"2.0","method":"broker.status"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "context.", count: 40) + #""}"#,
     ])
   func plainRequestsTakeTheShortcut(_ frame: String) throws {
     let request = try #require(plainRequest(frame), "not taken: \(frame)")
