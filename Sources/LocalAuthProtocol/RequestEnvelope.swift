@@ -48,7 +48,7 @@ extension Scanner {
         switch member {
         case .method: try methodName()
         // The version every request carries, read without making a string of it.
-        case .jsonrpc where matches("2.0"): Self.skipping(5, &index, .string("2.0"))
+        case .jsonrpc where atPlainVersion: Self.skipping(5, &index, .string("2.0"))
         default: try value(depth: 1)
         }
       let firstTime =
@@ -103,6 +103,11 @@ extension Scanner {
       return .string(name)
     }
     return try value(depth: 1)
+  }
+
+  /// Whether the value at `index` is the string `"2.0"`, spelled plainly.
+  private var atPlainVersion: Bool {
+    index < bytes.count && bytes[index] == UInt8(ascii: "\"") && matches("2.0")
   }
 
   /// `value`, after moving `index` past `count` bytes.
