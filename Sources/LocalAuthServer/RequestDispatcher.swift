@@ -61,7 +61,7 @@ struct RequestDispatcher {
 
   /// Where a deferred answer goes: straight to the connection, or into a batch's slot. (An enum,
   /// not a closure: the hot path allocates no closure context per request.)
-  private enum AnswerSlot {
+  fileprivate enum AnswerSlot {
     case single
     case batch(BatchCollector, Int)
 
@@ -84,15 +84,29 @@ struct RequestDispatcher {
           "Invalid request: id \(id) is already in flight on this connection.",
           reason: "duplicateId"))
     }
-    return connection.server.loop.onLoop(broker) { broker in
-      broker.handle(request, from: connection.session(in: broker)) {
-        guard let id = request.id else { return DiscardingResponder() }
-        if id != .null { connection.awaits(id) }
-        return slot.responder(connection, id: id)
-      }
-    }
+    return connection.server.loop.onLoop(
+      broker, BrokerCall(request: request, connection: connection, slot: slot), handleOnBroker)
   }
 
+  /// What `handleOnBroker` needs: the request, where it came from and where its answer goes.
+  fileprivate struct BrokerCall {
+    let request: RPCRequest
+    let connection: Connection
+    let slot: AnswerSlot
+  }
+
+}
+
+/// The broker's side of a call. A function, not a closure, so `onLoop` boxes no context for it.
+private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher.BrokerCall)
+  -> Result<JSONValue, RPCError>?
+{
+  let connection = call.connection
+  return broker.handle(call.request, from: connection.session(in: broker)) {
+    guard let id = call.request.id else { return DiscardingResponder() }
+    if id != .null { connection.awaits(id) }
+    return call.slot.responder(connection, id: id)
+  }
 }
 
 /// A batch element's response object (no newline).
