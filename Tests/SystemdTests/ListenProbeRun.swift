@@ -40,7 +40,15 @@ struct ListenProbeRun {
       var status: Int32 = 0
       waitpid(pid, &status, 0)
     }
-    for _ in 0..<500 where access(socketPath, F_OK) != 0 { usleep(10_000) }
+    // The activator binds (the path appears) before it listens: until then a connection is
+    // refused, so a refused or missing socket is tried again, for up to five seconds.
+    for _ in 0..<500 {
+      do {
+        return try connectAndRead(socketPath)
+      } catch let error as SocketError where error.errno == ECONNREFUSED || error.errno == ENOENT {
+        usleep(10_000)
+      }
+    }
     return try connectAndRead(socketPath)
   }
 
