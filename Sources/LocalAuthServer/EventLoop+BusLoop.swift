@@ -1,4 +1,5 @@
 import ExternalDrivers
+import Sensors
 
 /// The event loop as the loop of driver bus connections (fprintd over sd-bus).
 final class EventLoopBus: BusLoop, Sendable {
@@ -28,6 +29,8 @@ final class EventLoopBus: BusLoop, Sendable {
     guard watched.value.removeValue(forKey: fd) != nil else { return }
     loop.unregister(fd)
   }
+
+  func assertOnLoop() { loop.assertOnLoop() }
 
   func perform(_ work: @escaping @Sendable () -> Void) {
     let performer = self.performer

@@ -1,5 +1,6 @@
 import LocalAuthBroker
 import LocalAuthProtocol
+import Sensors
 
 /// Turns frames into broker calls and answers into lines: single requests, batches, the
 /// duplicate-id rule and the frame limit (docs/protocol.md, "Transport and framing"). Loop thread

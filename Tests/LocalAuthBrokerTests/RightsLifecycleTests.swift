@@ -167,10 +167,9 @@ import Testing
     let pendingRight = await client.createRight()
     let pending = await client.startAuthorize(pendingRight)
     _ = await client.requestID()
-    let held = client.session.rights.values.map { $0 }
-    await client.disconnect()
-    #expect(held.allSatisfy { $0.state == RightStateName.notAuthorized && $0.authorizing == nil })
-    #expect(client.session.rights.isEmpty)
+    let (allDeauthorized, noneLeft) = await harness.broker.disconnectKeepingRights(client.session)
+    #expect(allDeauthorized)
+    #expect(noneLeft)
     #expect(client.recorder.responses(tag: pending.tag).isEmpty)
     #expect(await !harness.broker.isEvaluating)
   }
@@ -181,5 +180,18 @@ import Testing
     let right = await client.createRight()
     #expect(await client.call(Method.rightRelease, ["right": .string(right)])?.object == [:])
     #expect(await client.state(right) == nil)
+  }
+}
+
+extension Broker {
+  /// Disconnects `session`, holding on to its rights: whether each ended not authorized and
+  /// authorizing nothing, and whether the session kept none (on the broker, where they live).
+  fileprivate func disconnectKeepingRights(_ session: ClientSession) -> (Bool, Bool) {
+    let held = Array(session.rights.values)
+    disconnect(session)
+    return (
+      held.allSatisfy { $0.state == RightStateName.notAuthorized && $0.authorizing == nil },
+      session.rights.isEmpty
+    )
   }
 }
