@@ -29,8 +29,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   @exclusivity(unchecked) private var outputStartOnLoop = 0
   let server: Server
   private let shareOnLoop: UIDShare
-  private var sessionOnLoop: ClientSession?
-  private var backlogOnLoop: ConnectionBacklog?
+  @exclusivity(unchecked) private var sessionOnLoop: ClientSession?
+  @exclusivity(unchecked) private var backlogOnLoop: ConnectionBacklog?
   @exclusivity(unchecked) private var outputOnLoop: [UInt8] = []
   /// The peer's supplementary groups (SO_PEERGROUPS), and what else was read at accept.
   let peerGroups: [UInt32]
@@ -122,13 +122,13 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   }
   /// A partial line and the requests awaiting answers; nil while there are none.
   private var backlog: ConnectionBacklog? {
-    _read {
+    get {
       checkOnLoop()
-      yield backlogOnLoop
+      return backlogOnLoop
     }
-    _modify {
+    set {
       checkOnLoop()
-      yield &backlogOnLoop
+      backlogOnLoop = newValue
     }
   }
 

@@ -53,7 +53,7 @@ private final class DescriptorHandler: LoopHandler {
 }
 
 /// Runs closures on the loop thread (an actor whose executor is the loop).
-private actor LoopPerformer {
+actor LoopPerformer {
   let loop: EventLoop
   init(loop: EventLoop) { self.loop = loop }
   nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }

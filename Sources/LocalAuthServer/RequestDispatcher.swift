@@ -86,12 +86,42 @@ struct RequestDispatcher {
           reason: "duplicateId"))
     }
     return connection.server.loop.onLoop(broker) { broker in
-      broker.handle(request, from: connection.session(in: broker)) {
+      let session = connection.session(in: broker)
+      // An admin naming an account the cache does not hold freshly waits for it, off the loop.
+      if session.isAdmin, let resolver = connection.server.resolver,
+        let account = AccountKey(requestedBy: request.params), resolver.needs(account)
+      {
+        return wait(for: account, resolver, request, on: connection, slot: slot)
+      }
+      return broker.handle(request, from: session) {
         guard let id = request.id else { return DiscardingResponder() }
         if id != .null { connection.awaits(id) }
         return slot.responder(connection, id: id)
       }
     }
+  }
+
+  /// Holds `request` until `account` is in the cache, then hands it to the broker; its answer goes
+  /// where a deferred one would. Nil, or the limit's error when too many lookups wait.
+  private func wait(
+    for account: AccountKey, _ resolver: AccountResolver, _ request: RPCRequest,
+    on connection: Connection, slot: AnswerSlot
+  ) -> Result<JSONValue, RPCError>? {
+    let id = request.id
+    if let id, id != .null { connection.awaits(id) }
+    let refused = resolver.whenResolved(account) { [broker] in
+      guard !connection.closed else { return }
+      let answer = connection.server.loop.onLoop(broker) { broker in
+        broker.handle(request, from: connection.session(in: broker)) {
+          guard let id else { return DiscardingResponder() }
+          return slot.responder(connection, id: id)
+        }
+      }
+      if let answer, let id { slot.responder(connection, id: id).respond(answer) }
+    }
+    guard let refused else { return nil }
+    if let id, id != .null { connection.answered(id) }
+    return .failure(refused)
   }
 
 }

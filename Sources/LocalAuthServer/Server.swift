@@ -30,6 +30,9 @@ public final class Server: Sendable {
   let broker: Broker
   let log: any EvaluationLog
   let dispatcher: RequestDispatcher
+  /// Looks accounts up off the loop before a connection or a request needs them (nil: the broker's
+  /// directory answers by itself, as in tests).
+  let resolver: AccountResolver?
   private let state: LoopBound<ServerState>
   /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
   /// connections delays the others' next turn by at most this much work.
@@ -79,11 +82,21 @@ public final class Server: Sendable {
     set { state.value.onClientCountChange = newValue }
   }
 
-  /// A server on a loop, serving a broker.
-  public init(loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog) {
+  /// A server on a loop, serving a broker. With `accounts` (the cache the broker reads through
+  /// `cacheOnly`) each connection's account and each account a request names is looked up off the
+  /// loop before the broker sees it.
+  public init(
+    loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog,
+    accounts: SystemAccounts? = nil
+  ) throws(SystemError) {
     self.loop = loop
     self.broker = broker
     self.log = log
+    if let accounts {
+      resolver = try AccountResolver(accounts: accounts, loop: loop)
+    } else {
+      resolver = nil
+    }
     dispatcher = RequestDispatcher(broker: broker)
     state = LoopBound(ServerState(limits: limits), loop: loop)
   }
@@ -134,8 +147,23 @@ public final class Server: Sendable {
     let connection = Connection(
       fd: fd, server: self, share: share, peer: peer, name: processName(of: peer.pid))
     state.value.connectionCount += 1
-    loop.register(connection: connection)
     onClientCountChange?(state.value.connectionCount)
+    admit(connection)
+  }
+
+  /// Starts reading the connection, once its account is in the cache: a connection whose account
+  /// must be looked up reads nothing until it is (the loop serves the others meanwhile).
+  private func admit(_ connection: Connection) {
+    let uid = AccountKey.uid(connection.share.uid)
+    guard let resolver, resolver.needs(uid) else { return loop.register(connection: connection) }
+    let refused = resolver.whenResolved(uid) { [self] in
+      if !connection.closed { loop.register(connection: connection) }
+    }
+    if let refused {
+      connection.write(RPCEncoder.error(id: .null, refused))
+      connection.flush()
+      connection.close()
+    }
   }
 
   func connectionClosed(_ connection: Connection) {

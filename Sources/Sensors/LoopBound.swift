@@ -34,19 +34,20 @@ public final class LoopBound<Value>: @unchecked Sendable {
     storage.deallocate()
   }
 
-  /// The value; reading or changing it off the loop traps in debug builds.
+  /// The value; reading or changing it off the loop traps in debug builds. Addressors, not
+  /// coroutines: an access is the pointer, inlined or not.
   @inlinable public var value: Value {
-    _read {
+    unsafeAddress {
       #if DEBUG
         loop.assertOnLoop()
       #endif
-      yield storage.pointee
+      return UnsafePointer(storage)
     }
-    _modify {
+    unsafeMutableAddress {
       #if DEBUG
         loop.assertOnLoop()
       #endif
-      yield &storage.pointee
+      return storage
     }
   }
 }
