@@ -58,9 +58,12 @@ run() {
   pid=""
 }
 
-instructions() { # callgrind's total Ir
-  run valgrind --tool=callgrind --callgrind-out-file="$dir/cg.$1" -- "$2" "$1" >/dev/null 2>&1
-  grep -m1 '^summary:' "$dir/cg.$1" | awk '{print $2}'
+instructions() { # callgrind's total Ir (PROFILE_CACHE=1: also its simulated cache misses)
+  local cache=()
+  [ -n "${PROFILE_CACHE:-}" ] && cache=(--cache-sim=yes)
+  run valgrind --tool=callgrind "${cache[@]}" --callgrind-out-file="$dir/cg.$2.$1" -- "$2" "$1" \
+    >/dev/null 2>&1
+  grep -m1 '^summary:' "$dir/cg.$2.$1" | awk '{print $2}'
 }
 allocations() { # heaptrack's calls to allocation functions
   run heaptrack -o "$dir/ht.$1" -- "$2" "$1" >/dev/null 2>&1
@@ -71,9 +74,14 @@ syscalls() { # strace -c -f: calls per system call name
 }
 
 steps=${PROFILE_STEPS:-instructions allocations syscalls}
+# PROFILE_CLIENTS: the client counts of the instruction step (default 1 and 256: the 256-client
+# load is where the bench's CPU-per-request row is measured, and per-turn costs divide differently).
 if [[ $steps == *instructions* ]]; then
-  i0=$(instructions 0 1) i1=$(instructions "$total" 1)
-  echo "instructions per request (callgrind, 1 client): $(((i1 - i0) / total))"
+  for clients in ${PROFILE_CLIENTS:-1 256}; do
+    # The base run makes the same connections (one request each), so accepting them cancels out.
+    i0=$(instructions "$clients" "$clients") i1=$(instructions "$total" "$clients")
+    echo "instructions per request (callgrind, $clients clients): $(((i1 - i0) / (total - clients)))"
+  done
 fi
 if [[ $steps == *allocations* ]]; then
   a0=$(allocations 0 1) a1=$(allocations "$total" 1)

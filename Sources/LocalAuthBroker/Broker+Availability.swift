@@ -4,7 +4,9 @@ import Sensors
 
 extension Broker {
   /// The biometric sensor evaluations use: the first one configured as available.
-  var biometricSensor: (any SensorDriver)? { biometricSensorState(owner: 0)?.driver }
+  var biometricSensor: (any SensorDriver)? {
+    sensors.drivers.first { $0.kind.isBiometric && $0.availableNow }
+  }
 
   /// That sensor with its state for `owner`, read once (canEvaluatePolicy is a hot path).
   func biometricSensorState(owner: UInt32) -> (driver: any SensorDriver, state: SensorState)? {

@@ -117,7 +117,8 @@ extension Broker {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
-    let biometry = JSONValue.string(biometryType.rawValue)
+    let type = biometryType
+    let biometry = JSONValue.string(type.rawValue)
     if let id = try params.context(), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
     }
@@ -131,9 +132,20 @@ extension Broker {
       ]
     }
     switch availability(of: policy, owner: owner) {
-    case .success: return ["canEvaluate": true, "biometryType": biometry]
+    case .success: return canEvaluateYes(type)
     case .failure(let code):
       return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]
+    }
+  }
+
+  /// `{"canEvaluate": true, "biometryType": …}`, made once per biometry type: the hot path's usual
+  /// answer is shared, not built (its members array was an allocation and a release a request).
+  private func canEvaluateYes(_ type: BiometryType) -> JSONValue {
+    switch type {
+    case .none: canEvaluateAnswers[0]
+    case .touchID: canEvaluateAnswers[1]
+    case .faceID: canEvaluateAnswers[2]
+    case .opticID: canEvaluateAnswers[3]
     }
   }
 
@@ -227,4 +239,9 @@ extension Broker {
     )
     return error
   }
+}
+
+/// The shared `canEvaluate: true` answers, in `BiometryType` order (`Broker.canEvaluateYes`).
+private let canEvaluateAnswers: [JSONValue] = [BiometryType.none, .touchID, .faceID, .opticID].map {
+  ["canEvaluate": true, "biometryType": .string($0.rawValue)]
 }

@@ -64,6 +64,11 @@ public struct JSONWriter {
     bytes.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
+      // Most strings (member names, identifiers, ASCII text) need no escape: one copy.
+      if Self.needsNoEscape(utf8) {
+        bytes.append(contentsOf: utf8)
+        return
+      }
       var runStart = 0
       for i in 0..<utf8.count {
         let byte = utf8[i]
@@ -86,5 +91,25 @@ public struct JSONWriter {
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Whether `utf8` holds no quote, backslash or control character: eight bytes at a time, as the
+  /// parser scans strings (`Scanner.mayEndPlainRun`), the rest byte by byte.
+  private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = 0
+    if let base = utf8.baseAddress {
+      while index + 8 <= utf8.count {
+        if Scanner.mayEndPlainRun(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+          break
+        }
+        index += 8
+      }
+    }
+    while index < utf8.count {
+      let byte = utf8[index]
+      if byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+      index += 1
+    }
+    return true
   }
 }

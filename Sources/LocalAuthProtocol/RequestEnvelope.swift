@@ -1,3 +1,5 @@
+import Glibc
+
 /// The request path's shortcut for the common frame: one request object whose envelope members
 /// (`jsonrpc`, `id`, `method`, `params`) are spelled plainly and appear once. It reads them as it
 /// parses, without building the object around them, its member names or the lookups of
@@ -42,7 +44,13 @@ extension Scanner {
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
       index += 1
       skipWhitespace()
-      let value = try value(depth: 1)
+      let value =
+        switch member {
+        case .method: try methodName()
+        // The version every request carries, read without making a string of it.
+        case .jsonrpc where matches("2.0"): Self.skipping(5, &index, .string("2.0"))
+        default: try value(depth: 1)
+        }
       let firstTime =
         switch member {
         case .jsonrpc: Self.take(value, into: &version)
@@ -77,6 +85,27 @@ extension Scanner {
       return RPCRequest(method: name, params: JSONObject(), id: requestID)
     default: return nil
     }
+  }
+
+  /// The `method` member's value: one of the protocol's method names is the registry's own string
+  /// (a literal: nothing allocated, copied or freed, and the route lookup compares equal storage);
+  /// anything else is parsed as any value is.
+  private mutating func methodName() throws(JSONParseError) -> JSONValue {
+    let start = index + 1
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\""),
+      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")),
+      let name = KnownMethodNames.name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    {
+      index = end + 1
+      return .string(name)
+    }
+    return try value(depth: 1)
+  }
+
+  /// `value`, after moving `index` past `count` bytes.
+  private static func skipping(_ count: Int, _ index: inout Int, _ value: JSONValue) -> JSONValue {
+    index += count
+    return value
   }
 
   /// Keeps an envelope member's value; false when the member was given before.
@@ -116,7 +145,31 @@ extension Scanner {
     guard start + count < bytes.count, bytes[start + count] == UInt8(ascii: "\"") else {
       return false
     }
-    for offset in 0..<count where bytes[start + offset] != name.utf8Start[offset] { return false }
-    return true
+    return memcmp(bytes.baseAddress! + start, name.utf8Start, count) == 0
+  }
+}
+
+/// The protocol's method names by length in UTF-8 bytes, for `Scanner.methodName`. A name holds no
+/// quote, backslash or control character, so bytes equal to one up to the next quote are that
+/// string exactly as the general parser would read it. Immutable once built.
+enum KnownMethodNames {
+  private static let byLength: [[String]] = {
+    var buckets: [[String]] = []
+    for name in MethodRegistry.methodNames {
+      let length = name.utf8.count
+      while buckets.count <= length { buckets.append([]) }
+      buckets[length].append(name)
+    }
+    return buckets
+  }()
+
+  /// The registry's string equal to `bytes`, or nil.
+  static func name(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.count < byLength.count, let base = bytes.baseAddress else { return nil }
+    for var name in byLength[bytes.count] {
+      let equal = name.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
+      if equal { return name }
+    }
+    return nil
   }
 }

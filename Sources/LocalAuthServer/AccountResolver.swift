@@ -94,7 +94,13 @@ extension AccountKey {
   /// The account a request's `user` param names, read as the broker reads it (a uid as a number or
   /// as digits, otherwise a name); nil when it names none.
   init?(requestedBy params: JSONObject) {
-    guard let raw = params["user"] else { return nil }
+    // By length first: the request path's keys are passed over without a string comparison.
+    var user: JSONValue?
+    for member in params.members where member.key.utf8.count == 4 && member.key == "user" {
+      user = member.value
+      break
+    }
+    guard let raw = user else { return nil }
     if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
       self = .uid(UInt32(number))
     } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {

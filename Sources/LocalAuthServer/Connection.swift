@@ -137,8 +137,14 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
 
   /// The broker's session for this client, made (and counted as a client that spoke) at its first
   /// request.
+  @inline(__always)
   func session(in broker: isolated Broker) -> ClientSession {
     if let session { return session }
+    return firstSession(in: broker)
+  }
+
+  /// Makes the session at the client's first request.
+  private func firstSession(in broker: isolated Broker) -> ClientSession {
     let peer = PeerIdentity(
       pid: peerPID, uid: share.uid, gid: peerGID, groups: peerGroups, procFacts: peerFacts)
     let made = broker.connect(peer: peer, name: name, channel: self, wasQuiet: true)

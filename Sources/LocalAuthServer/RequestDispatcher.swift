@@ -62,7 +62,7 @@ struct RequestDispatcher {
 
   /// Where a deferred answer goes: straight to the connection, or into a batch's slot. (An enum,
   /// not a closure: the hot path allocates no closure context per request.)
-  private enum AnswerSlot {
+  fileprivate enum AnswerSlot {
     case single
     case batch(BatchCollector, Int)
 
@@ -85,37 +85,58 @@ struct RequestDispatcher {
           "Invalid request: id \(id) is already in flight on this connection.",
           reason: "duplicateId"))
     }
-    return connection.server.loop.onLoop(broker) { broker in
-      let session = connection.session(in: broker)
-      // An admin naming an account the cache does not hold freshly waits for it, off the loop.
-      if session.isAdmin, let resolver = connection.server.resolver,
-        let account = AccountKey(requestedBy: request.params), resolver.needs(account)
-      {
-        return wait(for: account, resolver, request, on: connection, slot: slot)
-      }
-      return broker.handle(request, from: session) {
-        guard let id = request.id else { return DiscardingResponder() }
-        if id != .null { connection.awaits(id) }
-        return slot.responder(connection, id: id)
-      }
-    }
+    return connection.server.loop.onLoop(
+      broker, BrokerCall(request: request, connection: connection, slot: slot), handleOnBroker)
   }
 
-  /// Holds `request` until `account` is in the cache, then hands it to the broker; its answer goes
-  /// where a deferred one would. Nil, or the limit's error when too many lookups wait.
-  private func wait(
-    for account: AccountKey, _ resolver: AccountResolver, _ request: RPCRequest,
-    on connection: Connection, slot: AnswerSlot
-  ) -> Result<JSONValue, RPCError>? {
+  /// What `handleOnBroker` needs: the request, where it came from and where its answer goes.
+  fileprivate struct BrokerCall {
+    let request: RPCRequest
+    let connection: Connection
+    let slot: AnswerSlot
+  }
+
+}
+
+/// The broker's side of a call. A function, not a closure, so `onLoop` boxes no context for it.
+private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher.BrokerCall)
+  -> Result<JSONValue, RPCError>?
+{
+  let connection = call.connection
+  let session = connection.session(in: broker)
+  // An admin naming an account the cache does not hold freshly waits for it, off the loop.
+  if let account = AccountKey(requestedBy: call.request.params), session.isAdmin,
+    let resolver = connection.server.resolver, resolver.needs(account)
+  {
+    return call.wait(for: account, resolver, broker: broker)
+  }
+  return handOver(call, from: session, to: broker)
+}
+
+/// Hands the request to the broker; a deferred answer goes to the call's slot.
+private func handOver(
+  _ call: RequestDispatcher.BrokerCall, from session: ClientSession, to broker: isolated Broker
+) -> Result<JSONValue, RPCError>? {
+  let connection = call.connection
+  return broker.handle(call.request, from: session) {
+    guard let id = call.request.id else { return DiscardingResponder() }
+    if id != .null { connection.awaits(id) }
+    return call.slot.responder(connection, id: id)
+  }
+}
+
+extension RequestDispatcher.BrokerCall {
+  /// Holds the request until `account` is in the cache, then hands it to the broker; its answer
+  /// goes where a deferred one would. Nil, or the limit's error when too many lookups wait.
+  fileprivate func wait(for account: AccountKey, _ resolver: AccountResolver, broker: Broker)
+    -> Result<JSONValue, RPCError>?
+  {
     let id = request.id
     if let id, id != .null { connection.awaits(id) }
-    let refused = resolver.whenResolved(account) { [broker] in
+    let refused = resolver.whenResolved(account) {
       guard !connection.closed else { return }
-      let answer = connection.server.loop.onLoop(broker) { broker in
-        broker.handle(request, from: connection.session(in: broker)) {
-          guard let id else { return DiscardingResponder() }
-          return slot.responder(connection, id: id)
-        }
+      let answer = connection.server.loop.onLoop(broker, self) { broker, call in
+        handOver(call, from: call.connection.session(in: broker), to: broker)
       }
       if let answer, let id { slot.responder(connection, id: id).respond(answer) }
     }
@@ -123,7 +144,6 @@ struct RequestDispatcher {
     if let id, id != .null { connection.answered(id) }
     return .failure(refused)
   }
-
 }
 
 /// A batch element's response object (no newline).

@@ -55,7 +55,7 @@ public final class LoopBound<Value>: @unchecked Sendable {
 /// The thread a loop runs on: the creator's until `claim()` is called from the thread that runs it.
 /// Thread-safe (an atomic thread id).
 public final class LoopThread: SerialLoop {
-  private let owner = Atomic<UInt>(pthread_self())
+  @usableFromInline let owner = Atomic<UInt>(pthread_self())
 
   /// The calling thread's loop.
   public init() {}
@@ -64,7 +64,7 @@ public final class LoopThread: SerialLoop {
   public func claim() { owner.store(pthread_self(), ordering: .relaxed) }
 
   /// Whether the caller is on the loop's thread.
-  @inline(__always)
+  @inlinable
   public var isCurrent: Bool { pthread_equal(owner.load(ordering: .relaxed), pthread_self()) != 0 }
 
   /// Traps off the loop's thread.

@@ -19,12 +19,20 @@ public protocol SensorDriver: DriverLifecycle {
   var kind: SensorKind { get }
   /// A snapshot of availability and of the identities enrolled for `owner` (a uid).
   func state(for owner: UInt32) -> SensorState
+  /// `state(for: 0).available` without the rest of the snapshot (the biometry type, read on every
+  /// canEvaluatePolicy). The default takes the snapshot.
+  var availableNow: Bool { get }
   /// Waits for one presentation by `request.owner` and reports what was seen. Runs on the caller's executor.
   nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
   /// Enrolls an identity for `owner` (an administrator action); returns that owner's enrolled identities.
   func enroll(_ identity: String, for owner: UInt32) -> [String]
   /// Removes one of `owner`'s identities; returns that owner's enrolled identities.
   func unenroll(_ identity: String, for owner: UInt32) -> [String]
+}
+
+extension SensorDriver {
+  /// `state(for: 0).available`.
+  public var availableNow: Bool { state(for: 0).available }
 }
 
 /// How the daemon leads a driver's life (docs/drivers.md, "A driver's life"): it builds the driver

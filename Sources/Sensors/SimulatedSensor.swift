@@ -100,6 +100,9 @@ public final class SimulatedSensor: ScriptableSensor {
     }
   }
 
+  /// `state(for:)`'s `available`: one lock, no snapshot.
+  public var availableNow: Bool { storage.withLock { $0.available && !$0.stopped } }
+
   /// A snapshot with the setup owner's enrolled identities.
   public func state() -> SensorState { state(for: storage.withLock { $0.setupOwner }) }
 

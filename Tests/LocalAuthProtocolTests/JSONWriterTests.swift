@@ -24,6 +24,23 @@ struct JSONWriterTests {
     #expect(JSONWriter.string(.string(input)) == expected)
   }
 
+  @Test("a character to escape is escaped at every offset of a string (the eight-byte scan)")
+  func escapesAtEveryOffset() {
+    for length in 1...20 {
+      for offset in 0..<length {
+        for (character, escaped) in [("\"", #"\""#), ("\\", #"\\"#), ("\u{1}", #"\u0001"#)] {
+          let text =
+            String(repeating: "a", count: offset) + character
+            + String(repeating: "b", count: length - offset - 1)
+          let expected =
+            "\"" + String(repeating: "a", count: offset) + escaped
+            + String(repeating: "b", count: length - offset - 1) + "\""
+          #expect(JSONWriter.string(.string(text)) == expected, "\(length) \(offset)")
+        }
+      }
+    }
+  }
+
   @Test("non-ASCII passes through as raw UTF-8 bytes")
   func nonASCIIBytes() {
     #expect(JSONWriter.encode("é") == [0x22, 0xC3, 0xA9, 0x22])

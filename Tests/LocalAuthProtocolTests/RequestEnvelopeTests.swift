@@ -16,6 +16,10 @@ struct RequestEnvelopeTests {
       #"{"jsonrpc":"2.0","id":null,"method":"m","extra":{"a":[1,2]},"idx":3}"#,
       #"{"id":-1.5e3,"jsonrpc":"2.0","method":"m","params":{}}"#,
       #"{"jsonrpc":"2\u002e0","id":1,"method":"m\n"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"context.canEvaluatePolicyX"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"context.canEvaluatePolic\u0079"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"context.create\"x"}"#,
+      #"{"jsonrpc":"2.0","method":"broker.status"}"#,
     ])
   func plainRequestsTakeTheShortcut(_ frame: String) throws {
     let request = try #require(plainRequest(frame), "not taken: \(frame)")
@@ -30,6 +34,10 @@ struct RequestEnvelopeTests {
       #"{"jsonrpc":"2.0","id":1,"method":"m","jsonrpc":"2.0"}"#,
       #"{"jsonrpc":"2.0","\u0069d":1,"method":"m"}"#,
       #"{"jsonrpc":"2.1","id":1,"method":"m"}"#,
+      #"{"jsonrpc":"2.00","id":1,"method":"m"}"#,
+      #"{"jsonrpc":"2.0"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"context.create"#,
+      #"{"jsonrpc":"2.0","id":1,"method":"broker.status","method":"broker.status"}"#,
       #"{"jsonrpc":"2.0","id":true,"method":"m"}"#,
       #"{"jsonrpc":"2.0","id":1,"method":3}"#,
       #"{"jsonrpc":"2.0","id":1,"method":"m","params":[1]}"#,
@@ -50,6 +58,16 @@ struct RequestEnvelopeTests {
     let depth = 3
     #expect(plainRequest(frame, maxDepth: depth) == nil, "taken: \(frame)")
     #expect(decode(frame, maxDepth: depth) == generalDecode(frame, maxDepth: depth))
+  }
+
+  @Test("every method name reads as the registry's name")
+  func methodNames() throws {
+    for name in MethodRegistry.methodNames {
+      let frame = #"{"jsonrpc":"2.0","id":1,"method":""# + name + #""}"#
+      let request = try #require(plainRequest(frame), "not taken: \(frame)")
+      #expect(request.method == name)
+      #expect(generalDecode(frame) == .single(.success(request)))
+    }
   }
 
   private func plainRequest(_ frame: String, maxDepth: Int = JSONParser.defaultMaxDepth)
