@@ -15,24 +15,22 @@ public protocol SerialLoop: AnyObject, Sendable {
 ///
 /// The value sits behind a pointer, not in a class property, so the request path pays no dynamic
 /// exclusivity check for it (`swift_beginAccess`: `make bench-profile` counted ~345 instructions
-/// per request more with a class property); the loop check is what guards it.
-public final class LoopBound<Value>: @unchecked Sendable {
-  // Guarded by the loop: `storage` is touched only on `loop`, asserted on every access.
-  @usableFromInline let storage: UnsafeMutablePointer<Value>
-  /// The loop that owns the value.
-  public let loop: any SerialLoop
-
+/// per request more with a class property); the loop check is what guards it. The pointer is
+/// stored in a non-generic base class, so reaching it needs no generic metadata (a call per access).
+public final class LoopBound<Value>: LoopBoundStorage, @unchecked Sendable {
   /// Binds `value` to `loop` (from any thread: nothing else can see it yet).
   public init(_ value: Value, loop: any SerialLoop) {
-    storage = .allocate(capacity: 1)
+    let storage = UnsafeMutablePointer<Value>.allocate(capacity: 1)
     storage.initialize(to: value)
-    self.loop = loop
+    super.init(storage, loop: loop)
   }
 
   deinit {
-    storage.deinitialize(count: 1)
-    storage.deallocate()
+    pointer.deinitialize(count: 1)
+    pointer.deallocate()
   }
+
+  @inlinable var pointer: UnsafeMutablePointer<Value> { raw.assumingMemoryBound(to: Value.self) }
 
   /// The value; reading or changing it off the loop traps in debug builds. Addressors, not
   /// coroutines: an access is the pointer, inlined or not.
@@ -41,14 +39,27 @@ public final class LoopBound<Value>: @unchecked Sendable {
       #if DEBUG
         loop.assertOnLoop()
       #endif
-      return UnsafePointer(storage)
+      return UnsafePointer(pointer)
     }
     unsafeMutableAddress {
       #if DEBUG
         loop.assertOnLoop()
       #endif
-      return storage
+      return pointer
     }
+  }
+}
+
+/// Where a `LoopBound` keeps its value and its loop (not generic: fixed offsets).
+public class LoopBoundStorage: @unchecked Sendable {
+  // Guarded by the loop: `raw` is touched only on `loop`, asserted on every access.
+  @usableFromInline let raw: UnsafeMutableRawPointer
+  /// The loop that owns the value.
+  public let loop: any SerialLoop
+
+  init(_ raw: UnsafeMutableRawPointer, loop: any SerialLoop) {
+    self.raw = raw
+    self.loop = loop
   }
 }
 
