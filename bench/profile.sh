@@ -4,7 +4,10 @@
 # (heaptrack) and system calls (strace -c -f) at 1, 16 and 256 clients. Each figure is a run of
 # N requests minus a run of none, divided by N, so start-up and shutdown cancel out.
 # Usage: profile.sh LOCALAUTHD LOCALAUTHD_BENCH [N]     (`make bench-profile` runs it)
-# PROFILE_STEPS picks some of "instructions allocations syscalls" (default: all three).
+# PROFILE_STEPS picks some of "instructions allocations syscalls kernel" (default: the first three).
+# "kernel" counts, with perf's tracepoints (no slow-down, unlike strace), the system calls, context
+# switches and wake-ups per request of the daemon and of the C floor (PROFILE_FLOOR, default
+# floor next to LOCALAUTHD_BENCH's directory) under the same load, each pinned as make bench pins.
 # PROFILE_KEEP=DIR keeps the raw callgrind, heaptrack and strace outputs there.
 # PROFILE_REQUEST=status profiles broker.status instead of canEvaluatePolicy.
 set -euo pipefail
@@ -73,7 +76,44 @@ syscalls() { # strace -c -f: calls per system call name
   run strace -c -f -o "$dir/st.$1.$2" -- "$2" "$1"
 }
 
+# kernel_counts NAME CLIENTS COMMAND...: a server started by COMMAND (socket $dir/k.sock) on
+# BENCH_SERVER_CPU, warmed with 20,000 requests, then counted over $total more from BENCH_CPU.
+kernel_counts() {
+  local name=$1 clients=$2 server
+  shift 2
+  rm -f "$dir/k.sock"
+  taskset -c "${BENCH_SERVER_CPU:-0}" "$@" 2>>"$dir/daemon.log" &
+  server=$!
+  for _ in $(seq 3000); do [ -S "$dir/k.sock" ] && break; sleep 0.01; done
+  taskset -c "${BENCH_CPU:-1}" "$bench" --drive "$dir/k.sock" "$clients" 20000 >/dev/null
+  perf stat -x, -o "$dir/perf.$name.$clients" -e task-clock,context-switches,sched:sched_wakeup \
+    -e syscalls:sys_enter_recvfrom,syscalls:sys_enter_sendto,syscalls:sys_enter_epoll_wait \
+    -e raw_syscalls:sys_enter -p "$server" &
+  local counter=$!
+  sleep 0.2
+  taskset -c "${BENCH_CPU:-1}" "$bench" --drive "$dir/k.sock" "$clients" "$total" >/dev/null
+  kill -INT "$counter"
+  wait "$counter" || true
+  kill -TERM "$server"
+  wait "$server" || true
+  printf '  %-10s' "$name"
+  awk -F, -v n="$total" '$1 ~ /^[0-9.]+$/ {
+      v = $3 == "task-clock" ? $1 * 1000 / n : $1 / n
+      sub(/^.*:sys_enter_/, "", $3); sub(/^raw_syscalls:sys_enter$/, "syscalls", $3); sub(/^sched:/, "", $3)
+      printf " %s %.*f", ($3 == "task-clock" ? "cpu_us" : $3), ($3 == "task-clock" ? 2 : 3), v }
+    END { print "" }' "$dir/perf.$name.$clients"
+}
+
 steps=${PROFILE_STEPS:-instructions allocations syscalls}
+if [[ $steps == *kernel* ]]; then
+  floor=${PROFILE_FLOOR:-$(dirname "$(dirname "$bench")")/floor}
+  for clients in 1 16 256; do
+    echo "per request, $clients clients (perf stat; cpu_us is wall-clock CPU time, noisy):"
+    kernel_counts floor "$clients" "$floor" "$dir/k.sock"
+    kernel_counts localauthd "$clients" "$daemon" --config "$dir/localauthd.conf" \
+      --socket "$dir/k.sock" --state-dir "$dir/state" --stderr
+  done
+fi
 # PROFILE_CLIENTS: the client counts of the instruction step (default 1 and 256: the 256-client
 # load is where the bench's CPU-per-request row is measured, and per-turn costs divide differently).
 if [[ $steps == *instructions* ]]; then

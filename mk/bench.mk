@@ -3,7 +3,9 @@
 #                   then the fprintd row (bench/fprintd-bench.sh: localauthd + fprintd vs fprintd directly)
 #                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
-#   make bench-profile  instructions, allocations and system calls per request (bench/profile.sh)
+#   make bench-profile  instructions (1 and 256 clients), allocations and system calls per request
+#                   (bench/profile.sh; PROFILE_STEPS=kernel: the daemon's and the floor's system
+#                   calls, switches and wake-ups per request under perf's tracepoints)
 #   make bench-dispatch instructions and allocations per canEvaluatePolicy and broker.status of
 #                   BENCH_BASE (a git ref, default main) against this tree (bench/dispatch-compare.sh)
 #   make fuzz       libFuzzer over LineFramer + IncomingFrame.decode + JSONParser and the SSH agent
@@ -66,7 +68,7 @@ sanitize-address:
 
 # The request-path profile (docs/performance.md, "Where each microsecond goes"): instructions
 # (callgrind), allocations (heaptrack) and system calls (strace -c) per canEvaluatePolicy.
-PROFILE_DEB_PACKAGES := valgrind heaptrack strace binutils
+PROFILE_DEB_PACKAGES := valgrind heaptrack strace binutils linux-perf
 .PHONY: bench-profile profile-deps
 profile-deps:
 	@$(MAKE) -s install-debian-packages PACKAGES="$(PROFILE_DEB_PACKAGES)"

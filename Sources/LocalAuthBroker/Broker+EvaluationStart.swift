@@ -26,7 +26,7 @@ extension Broker {
 
   /// Starts an evaluation for broker code (a handoff's authorization, an SSH signature): the
   /// outcome goes to `handler`, at once when no prompt is needed or possible, else when the
-  /// evaluation ends (not when its client went away first).
+  /// evaluation ends (with appCancel when its client went away first).
   func startEvaluation(
     client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
     allowReuse: Bool = true, context: AuthContext? = nil,
@@ -79,7 +79,7 @@ extension Broker {
   private func settledAtOnce(_ evaluation: Evaluation) -> EvaluationOutcome? {
     guard let immediate = immediateOutcome(evaluation) else { return nil }
     evaluation.phase = .finished
-    account(immediate, of: evaluation, successReason: "reused")
+    account(immediate, of: evaluation, successReason: "reused", atOnce: true)
     return immediate
   }
 

@@ -26,7 +26,7 @@ public actor Broker {
   /// corrupt, or its device key missing); nil when it is available or simply not configured.
   let storeUnavailable: String?
   /// Where every store call runs, off the event loop.
-  let storeWorker = StoreWorker()
+  let storeWorker: StoreWorker
   /// Every owner's state by uid (loaded once at start from the store, written through the store
   /// worker) and the passcode work in flight.
   var owners = OwnerBook()
@@ -51,6 +51,8 @@ public actor Broker {
   /// The SSH keys signed with since start and their contexts (reuse grants).
   var sshKeys = SSHKeyCache()
   var outcomes: [String: Int] = [:]
+  /// How many lines a uid's evaluations that end at once may log per second.
+  var atOnceLogBudget = AtOnceLogBudget()
   var shuttingDown = false
   var deadlineWatcher: Task<Void, Never>?
   /// The re-prompt detectors and evaluation traces.
@@ -66,14 +68,17 @@ public actor Broker {
 
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
   /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
-  /// `accounts` and `processes` answer what the broker would otherwise read from the system.
+  /// `accounts` and `processes` answer what the broker would otherwise read from the system;
+  /// `storeThread` runs the store's calls (default: a serial DispatchQueue).
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
     time: any TimeSource,
     log: any EvaluationLog, accounts: any AccountDirectory, processes: any ProcessDirectory,
     executor: any SerialExecutor, version: String = "0.1.0",
-    rightStore: RightStore? = nil, storeUnavailable: String? = nil
+    rightStore: RightStore? = nil, storeUnavailable: String? = nil,
+    storeThread: (any StoreThread)? = nil
   ) {
+    storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
     self.accounts = accounts
     self.processes = processes
     self.rightStore = rightStore
@@ -134,6 +139,7 @@ public actor Broker {
     client.contexts.removeAll()
     dropRights(of: client)
     unregisterAgent(of: client)
+    logSuppressedAtOnce()
   }
 
   /// A connection was accepted whose client has not made a request yet. It counts as a client
@@ -203,8 +209,9 @@ public actor Broker {
     start(next)
   }
 
-  /// Ends an evaluation exactly once: answers (unless its client is gone), logs, frees its context
-  /// and, if it was running, starts the next one. Later calls for the same evaluation do nothing.
+  /// Ends an evaluation exactly once: answers (a responder only while its client is connected),
+  /// logs, frees its context and, if it was running, starts the next one. Later calls for the same
+  /// evaluation do nothing.
   func finish(_ evaluation: Evaluation, _ outcome: EvaluationOutcome, answer: Bool = true) {
     guard evaluation.phase != .finished else { return }
     let wasRunning = evaluation.phase == .running
@@ -223,7 +230,14 @@ public actor Broker {
     monitor(evaluation, "finished", event)
     notifyAgent(evaluation, Notification.agentEnded, event)
     evaluation.agent = nil
-    if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
+    switch evaluation.delivery {
+    case .handler:
+      // Broker code (an SSH signature, a handoff's authorization) waits on its handler: it hears
+      // every end, a client gone included, or its task would wait forever.
+      evaluation.delivery.deliver(outcome)
+    case .responder:
+      if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
+    }
     if wasRunning && running === evaluation {
       running = nil
       startNext()
@@ -232,10 +246,13 @@ public actor Broker {
 
   // MARK: Helpers
 
-  /// Counts an outcome for broker.status and logs the evaluation's finish.
+  /// Counts an outcome for broker.status and logs the evaluation's finish: one line each, but for
+  /// evaluations that ended at once (`atOnce`) past their uid's `AtOnceLogBudget`, which are
+  /// counted and reported together.
   @discardableResult
   func account(
-    _ outcome: EvaluationOutcome, of evaluation: Evaluation, successReason: String? = nil
+    _ outcome: EvaluationOutcome, of evaluation: Evaluation, successReason: String? = nil,
+    atOnce: Bool = false
   ) -> EvaluationResult {
     let result: EvaluationResult
     switch outcome {
@@ -246,9 +263,28 @@ public actor Broker {
         name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
     }
     outcomes[result.name, default: 0] += 1
-    log.evaluationFinished(record(evaluation), result: result)
+    let now = ContinuousClock.now
+    logSuppressedAtOnce(now: now)
+    if !atOnce
+      || atOnceLogBudget.admit(uid: evaluation.client.peer.uid, outcome: result.name, now: now)
+    {
+      log.evaluationFinished(record(evaluation), result: result)
+    }
     announceEnvironmentChange()
     return result
+  }
+
+  /// Logs, one entry per uid, the evaluations that ended at once and were held back by the budget
+  /// in a second that is over.
+  func logSuppressedAtOnce(now: ContinuousClock.Instant = .now) {
+    for report in atOnceLogBudget.dueReports(now: now) {
+      let outcomes = report.suppressed.sorted { $0.key < $1.key }
+        .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+      log.notice(
+        "uid \(report.uid): \(report.total) more evaluations ended at once within a second "
+          + "and were not logged one by one (past \(AtOnceLogBudget.perSecond) a second): \(outcomes)"
+      )
+    }
   }
 
   func record(_ evaluation: Evaluation) -> EvaluationRecord {

@@ -48,7 +48,7 @@ extension Scanner {
         switch member {
         case .method: try methodName()
         // The version every request carries, read without making a string of it.
-        case .jsonrpc where matches("2.0"): Self.skipping(5, &index, .string("2.0"))
+        case .jsonrpc where atPlainVersion: Self.skipping(5, &index, .string("2.0"))
         default: try value(depth: 1)
         }
       let firstTime =
@@ -92,14 +92,22 @@ extension Scanner {
   /// anything else is parsed as any value is.
   private mutating func methodName() throws(JSONParseError) -> JSONValue {
     let start = index + 1
-    if index < bytes.count, bytes[index] == UInt8(ascii: "\""),
-      let end = bytes[start...].firstIndex(of: UInt8(ascii: "\"")),
+    // The closing quote is looked for only as far as the longest name reaches (a long string is
+    // scanned once, by `value`).
+    let reach = min(bytes.count, start + KnownMethodNames.longest + 1)
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\""), start <= reach,
+      let end = bytes[start..<reach].firstIndex(of: UInt8(ascii: "\"")),
       let name = KnownMethodNames.name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
     {
       index = end + 1
       return .string(name)
     }
     return try value(depth: 1)
+  }
+
+  /// Whether the value at `index` is the string `"2.0"`, spelled plainly.
+  private var atPlainVersion: Bool {
+    index < bytes.count && bytes[index] == UInt8(ascii: "\"") && matches("2.0")
   }
 
   /// `value`, after moving `index` past `count` bytes.
@@ -162,6 +170,9 @@ enum KnownMethodNames {
     }
     return buckets
   }()
+
+  /// The length of the longest name.
+  static var longest: Int { byLength.count - 1 }
 
   /// The registry's string equal to `bytes`, or nil.
   static func name(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

@@ -108,7 +108,7 @@ public final class Daemon {
       sensors: sensors,
       passcode: configuration.passcode, time: time, log: log, accounts: accounts.cacheOnly,
       processes: SystemProcesses(), executor: loop, version: version,
-      rightStore: store, storeUnavailable: storeUnavailable)
+      rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread())
     server = try Server(
       loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)
     try listen()

@@ -44,6 +44,12 @@ import Testing
     }
   }
 
+  /// The README is a guide a newcomer reads in ten minutes; references belong in docs/.
+  @Test func theReadmeIsAShortGuide() {
+    let lines = DocumentationDriftTests.readme.filter { $0 == "\n" }.count
+    #expect(lines <= 400, "README.md has \(lines) lines; move references to docs/")
+  }
+
   @Test func thereAreGuides() {
     #expect(Self.documents.count > 10, "docs/ holds \(Self.documents)")
   }

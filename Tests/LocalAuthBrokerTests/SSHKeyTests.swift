@@ -3,6 +3,7 @@ import LocalAuthCrypto
 import LocalAuthProtocol
 import SSHAgent
 import Sensors
+import Synchronization
 import Testing
 
 /// sshKey.*: keys per uid, and every signature after an evaluation of the key's policy, with the
@@ -39,6 +40,25 @@ import Testing
     // No reuse window: the next signature captures again (and the person cancels).
     _ = harness.face.script([.cancel], replace: true)
     #expect(await sign(client, "work")?.code == .userCancel)
+    _ = directory
+  }
+
+  /// A signature whose client leaves mid-evaluation ends (appCancel) instead of waiting forever:
+  /// a client that signs and disconnects, again and again, leaves nothing behind in the daemon.
+  @Test func aSignatureWhoseClientLeavesEnds() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work")
+    let ended = Atomic<Int>(0)
+    let signing = Task {
+      let result = await sign(client, "work")
+      ended.store(result?.code == .appCancel ? 1 : 2, ordering: .relaxed)
+    }
+    #expect(await client.requestID() != nil, "the signature's evaluation started")
+    await harness.broker.disconnect(client.session)
+    #expect(await eventually { ended.load(ordering: .relaxed) != 0 }, "the signature still waits")
+    #expect(ended.load(ordering: .relaxed) == 1, "it ends with appCancel")
+    signing.cancel()
     _ = directory
   }
 

@@ -20,6 +20,7 @@ struct RequestEnvelopeTests {
       #"{"jsonrpc":"2.0","id":1,"method":"context.canEvaluatePolic\u0079"}"#,
       #"{"jsonrpc":"2.0","id":1,"method":"context.create\"x"}"#,
       #"{"jsonrpc":"2.0","method":"broker.status"}"#,
+      #"{"jsonrpc":"2.0","id":1,"method":""# + String(repeating: "context.", count: 40) + #""}"#,
     ])
   func plainRequestsTakeTheShortcut(_ frame: String) throws {
     let request = try #require(plainRequest(frame), "not taken: \(frame)")
@@ -35,6 +36,10 @@ struct RequestEnvelopeTests {
       #"{"jsonrpc":"2.0","\u0069d":1,"method":"m"}"#,
       #"{"jsonrpc":"2.1","id":1,"method":"m"}"#,
       #"{"jsonrpc":"2.00","id":1,"method":"m"}"#,
+      #"{"jsonrpc":02.0","id":1,"method":"m"}"#,
+      #"{"jsonrpc":"#,
+      #"{"id":1,"method":"#,
+      #"{"jsonrpc":x2.0","id":1,"method":"m"}"#,
       #"{"jsonrpc":"2.0"#,
       #"{"jsonrpc":"2.0","id":1,"method":"context.create"#,
       #"{"jsonrpc":"2.0","id":1,"method":"broker.status","method":"broker.status"}"#,
