@@ -112,7 +112,8 @@ extension FprintdSensor {
   }
 
   func replied(_ token: UInt64, _ reply: FprintdReply) {
-    calls.removeValue(forKey: token)?(reply)
+    let then = calls.removeValue(forKey: token)
+    then?(reply)
   }
 
   /// Asks fprintd's well-known name for its device; the bus starts fprintd when it is not running.

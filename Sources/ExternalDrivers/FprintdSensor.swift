@@ -13,12 +13,9 @@ import SystemFacts
 /// ends with fprintd's final VerifyStatus, and VerifyStop and Release follow off its critical path (a
 /// next capture waits for the Release); a cancel sends VerifyStop and Release at once. A state read
 /// never calls fprintd on a capture's path: the refresh it asks for runs once the device has been
-/// idle for `refreshDelay`. Thread-safe: loop state is touched on the loop thread only, the
-/// enrolled-set cache sits behind a lock.
-public final class FprintdSensor: SensorDriver, @unchecked Sendable {
-  // `bus`, `device`, `calls`, `active`, `timeoutCheckScheduled`, `lookingForDevice`,
-  // `afterDeviceLookup`, `afterRelease`, `refreshDue`, `refreshArmed`, `idleSince`, `started`,
-  // `stopped`, `inFlight` and `watchedFD` are touched on the loop thread only; `cache` is locked.
+/// idle for `refreshDelay`. Thread-safe: loop state is `LoopBound` to the loop (checked in debug
+/// builds), the enrolled-set cache sits behind a lock.
+public final class FprintdSensor: SensorDriver, Sendable {
   /// The sensor's name.
   public let name: String
   /// Always touchID.
@@ -27,37 +24,14 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
   /// The bus fprintd is on; nil for the system bus.
   let busAddress: String?
   let log: @Sendable (String) -> Void
+  /// The enrolled-set cache, read from any thread (a lock).
   let cache = StateLock(FprintdCache())
-  var bus: OpaquePointer?
-  var device: String?
-  var calls: [UInt64: (FprintdReply) -> Void] = [:]
-  var nextToken: UInt64 = 1
-  /// The verify cycle holding the device; when it is released, the captures that waited begin.
-  var active: ActiveVerify?
-  var timeoutCheckScheduled = false
-  /// The bus descriptor the loop watches (-1: none); kept, as a closed bus no longer names it.
-  var watchedFD: Int32 = -1
-  /// Whether GetDefaultDevice is in flight (at start, or when fprintd comes back on the bus).
-  var lookingForDevice = false
-  /// Work that waits for the device lookup; it goes on once fprintd answers (or cannot be reached).
-  var afterDeviceLookup: [() -> Void] = []
-  /// Captures that came while the last one was releasing the device; they begin once it is released.
-  var afterRelease: [() -> Void] = []
-  /// The owners whose enrolled set a state read asked to refresh.
-  var refreshDue: Set<UInt32> = []
-  /// Whether the timer that runs the due refreshes is set.
-  var refreshArmed = false
-  /// When the device was last released (or the sensor started).
-  var idleSince = ContinuousClock.now
+  /// The bus connection and the calls and captures on it (`FprintdLoopState`): bound to `loop`,
+  /// checked in debug builds.
+  let onLoop: LoopBound<FprintdLoopState>
   /// How long the device stays idle before a state read's refresh calls fprintd: a capture that
   /// follows the read (canEvaluatePolicy, then evaluatePolicy) claims the device first.
   static let refreshDelay = Duration.milliseconds(250)
-  /// Whether `start()` connected (loop thread).
-  var started = false
-  /// Whether `stop()` ran (loop thread): captures fail at once, nothing connects again.
-  var stopped = false
-  /// The captures begun and perhaps not finished (loop thread): `stop()` fails them.
-  var inFlight: [Resumption] = []
 
   /// A sensor not connected yet (`start()` connects it on `loop`).
   ///
@@ -71,6 +45,7 @@ public final class FprintdSensor: SensorDriver, @unchecked Sendable {
     self.loop = loop
     self.busAddress = busAddress
     self.log = log
+    onLoop = LoopBound(FprintdLoopState(), loop: loop)
   }
 
   /// Connects to the bus on the loop; once.

@@ -22,7 +22,7 @@ public protocol ProcessDirectory: Sendable {
 extension AccountDirectory {
   /// The owner with this uid; its name is `uid-N` when the account database has none.
   func owner(uid: UInt32) -> SensorOwner {
-    account(uid: uid) ?? SensorOwner(uid: uid, name: "uid-\(uid)")
+    account(uid: uid) ?? .unnamed(uid)
   }
 
   /// The owner with this account name, if the account exists; names no account can have are refused
@@ -31,4 +31,9 @@ extension AccountDirectory {
     guard !name.isEmpty, name.utf8.count <= 256, !name.utf8.contains(0) else { return nil }
     return account(named: name)
   }
+}
+
+extension SensorOwner {
+  /// The owner with a uid the account database has no name for: `uid-N`.
+  static func unnamed(_ uid: UInt32) -> SensorOwner { SensorOwner(uid: uid, name: "uid-\(uid)") }
 }

@@ -11,16 +11,21 @@ extension Broker {
     case .perUser: return account(of: client)
     case .device:
       if let cached = setupOwnerAccount, cached.uid == configuration.setupOwner { return cached }
-      let owner = accounts.owner(uid: configuration.setupOwner)
+      // Kept once found: the directory may not hold it yet (the server looks it up off the loop).
+      guard let owner = accounts.account(uid: configuration.setupOwner) else {
+        return .unnamed(configuration.setupOwner)
+      }
       setupOwnerAccount = owner
       return owner
     }
   }
 
-  /// The account behind a connection (its own owner in per-user mode), looked up once per connection.
+  /// The account behind a connection (its own owner in per-user mode), kept once found.
   func account(of client: ClientSession) -> SensorOwner {
     if let known = client.account { return known }
-    let account = accounts.owner(uid: client.peer.uid)
+    guard let account = accounts.account(uid: client.peer.uid) else {
+      return .unnamed(client.peer.uid)
+    }
     client.account = account
     return account
   }

@@ -8,6 +8,8 @@ import Sensors
 /// calls in synchronously with `assumeIsolated`; tests pass a thread executor.
 public actor Broker {
   let executor: any SerialExecutor
+  /// The executor as the loop the sessions' state is bound to (checked in debug builds).
+  let onExecutor: ExecutorLoop
   /// The policy settings in force.
   public internal(set) var configuration: BrokerConfiguration
   /// The sensor drivers.
@@ -84,6 +86,7 @@ public actor Broker {
     self.time = time
     self.log = log
     self.executor = executor
+    onExecutor = ExecutorLoop(executor)
     self.version = version
     startedAt = time.now()
     digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
@@ -111,7 +114,8 @@ public actor Broker {
       peer.uid == 0 || peer.uid == configuration.adminUserID
       || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
     let session = ClientSession(
-      number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel)
+      number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel,
+      loop: onExecutor)
     clients[session.number] = session
     return session
   }

@@ -98,9 +98,9 @@ public struct DiscardingResponder: Responder {
   public func respond(_ result: Result<JSONValue, RPCError>) {}
 }
 
-/// One connected client: its identity, declared name, contexts and queued work. Broker-isolated.
-public final class ClientSession: @unchecked Sendable {
-  // Mutated only on the broker's executor (the broker actor owns every session).
+/// One connected client: its identity, declared name, contexts and queued work. Broker-isolated:
+/// its mutable state is `LoopBound` to the broker's executor (checked in debug builds).
+public final class ClientSession: Sendable {
   /// A number unique to this daemon run.
   public let number: Int
   /// The kernel's word on who this is.
@@ -108,19 +108,37 @@ public final class ClientSession: @unchecked Sendable {
   /// Whether the peer may administer sensors.
   public let isAdmin: Bool
   let channel: any ClientChannel
-  /// The name the client declared in session.hello (or its process name).
-  public internal(set) var name: String
-  /// The app id the rights store scopes rows to.
-  public internal(set) var appID: String
-  var interactive = true
-  var active = true
-  var monitoring = false
-  var contexts: [String: AuthContext] = [:]
-  /// Ids of invalidated contexts (their objects are freed), newest last, so later use still gets
-  /// invalidContext; bounded by `rememberedInvalidations`.
-  var invalidatedContexts: Set<String> = []
-  var invalidationOrder: [String] = []
+  let onLoop: LoopBound<State>
   static let rememberedInvalidations = 4096
+
+  /// What the broker changes as the client works.
+  struct State {
+    var name: String
+    var appID: String
+    var interactive = true
+    var active = true
+    var monitoring = false
+    var contexts: [String: AuthContext] = [:]
+    var invalidatedContexts: Set<String> = []
+    var invalidationOrder: [String] = []
+    var account: SensorOwner?
+    var agent: PromptAgent?
+    var queuedCount = 0
+    var evaluations: [String: Evaluation] = [:]
+    var connected = true
+  }
+
+  /// A session bound to `loop` (the broker's `ExecutorLoop`; a test's `LoopThread`).
+  init(
+    number: Int, peer: PeerIdentity, isAdmin: Bool, name: String, channel: any ClientChannel,
+    loop: any SerialLoop
+  ) {
+    self.number = number
+    self.peer = peer
+    self.isAdmin = isAdmin
+    self.channel = channel
+    onLoop = LoopBound(State(name: name, appID: "uid-\(peer.uid)"), loop: loop)
+  }
 
   /// Forgets an invalidated context's object but remembers its id.
   func forget(invalidated context: AuthContext) {
@@ -130,21 +148,5 @@ public final class ClientSession: @unchecked Sendable {
     if invalidationOrder.count > Self.rememberedInvalidations {
       invalidatedContexts.remove(invalidationOrder.removeFirst())
     }
-  }
-  /// The account behind the connection, once looked up (`Broker.account(of:)`).
-  var account: SensorOwner?
-  /// The prompt agent this connection registered, if any.
-  var agent: PromptAgent?
-  var queuedCount = 0
-  var evaluations: [String: Evaluation] = [:]
-  var connected = true
-
-  init(number: Int, peer: PeerIdentity, isAdmin: Bool, name: String, channel: any ClientChannel) {
-    self.number = number
-    self.peer = peer
-    self.isAdmin = isAdmin
-    self.channel = channel
-    self.name = name
-    appID = "uid-\(peer.uid)"
   }
 }

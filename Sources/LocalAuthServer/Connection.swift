@@ -11,8 +11,12 @@ import LocalAuthProtocol
 /// connection needs only while it is behind (a partial line, requests awaiting answers) is held
 /// out of line in a `ConnectionBacklog`. The stored properties are ordered so that the small ones
 /// share words.
+///
+/// Loop-only, checked: every mutable member (and `share`) is reached through an accessor that
+/// traps, in debug builds, off the loop thread (`checkOnLoop`). They are stored inline rather than
+/// in a `LoopBound`, whose separate allocation would add ~48 B to each idle connection (target
+/// 150 B); hence `@unchecked Sendable` with no lock: the loop check stands for one.
 final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
-  // Every member is touched only on the loop thread, which is also the broker's executor.
   let fd: Int32
   /// The peer's process id and primary group at accept (SO_PEERCRED; its uid is the share's).
   let peerPID: Int32
@@ -21,16 +25,13 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   // instructions an access, ~14 accesses a request; docs/performance.md): each access is a short
   // read or write on the loop thread, none is held across a call that could reach this connection
   // again (output is moved out with `swap` before an answer is encoded into it).
-  @exclusivity(unchecked) private var flags: Flags = []
-  @exclusivity(unchecked) private var outputStart = 0
+  @exclusivity(unchecked) private var flagsOnLoop: Flags = []
+  @exclusivity(unchecked) private var outputStartOnLoop = 0
   let server: Server
-  /// What this connection shares with the others of its uid (the uid, connection count, read budget).
-  let share: UIDShare
-  /// The broker's session, made at the client's first request.
-  private(set) var session: ClientSession?
-  /// A partial line and the requests awaiting answers; nil while there are none.
-  private var backlog: ConnectionBacklog?
-  @exclusivity(unchecked) private var output: [UInt8] = []
+  private let shareOnLoop: UIDShare
+  @exclusivity(unchecked) private var sessionOnLoop: ClientSession?
+  @exclusivity(unchecked) private var backlogOnLoop: ConnectionBacklog?
+  @exclusivity(unchecked) private var outputOnLoop: [UInt8] = []
   /// The peer's supplementary groups (SO_PEERGROUPS), and what else was read at accept.
   let peerGroups: [UInt32]
   let peerFacts: PeerProcessFacts?
@@ -59,10 +60,76 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     peerPID = peer.pid
     peerGID = peer.gid
     self.server = server
-    self.share = share
+    shareOnLoop = share
     peerGroups = peer.groups
     peerFacts = peer.procFacts
     self.name = name
+  }
+
+  /// Traps, in debug builds, off the loop thread: every loop-only member's accessor calls it.
+  @inline(__always)
+  private func checkOnLoop() {
+    #if DEBUG
+      server.loop.assertOnLoop()
+    #endif
+  }
+
+  private var flags: Flags {
+    _read {
+      checkOnLoop()
+      yield flagsOnLoop
+    }
+    _modify {
+      checkOnLoop()
+      yield &flagsOnLoop
+    }
+  }
+  private var outputStart: Int {
+    get {
+      checkOnLoop()
+      return outputStartOnLoop
+    }
+    set {
+      checkOnLoop()
+      outputStartOnLoop = newValue
+    }
+  }
+  private var output: [UInt8] {
+    _read {
+      checkOnLoop()
+      yield outputOnLoop
+    }
+    _modify {
+      checkOnLoop()
+      yield &outputOnLoop
+    }
+  }
+  /// What this connection shares with the others of its uid (the uid, connection count, read budget).
+  var share: UIDShare {
+    checkOnLoop()
+    return shareOnLoop
+  }
+  /// The broker's session, made at the client's first request.
+  private(set) var session: ClientSession? {
+    get {
+      checkOnLoop()
+      return sessionOnLoop
+    }
+    set {
+      checkOnLoop()
+      sessionOnLoop = newValue
+    }
+  }
+  /// A partial line and the requests awaiting answers; nil while there are none.
+  private var backlog: ConnectionBacklog? {
+    get {
+      checkOnLoop()
+      return backlogOnLoop
+    }
+    set {
+      checkOnLoop()
+      backlogOnLoop = newValue
+    }
   }
 
   /// Whether the connection is closed.
@@ -70,8 +137,14 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
 
   /// The broker's session for this client, made (and counted as a client that spoke) at its first
   /// request.
+  @inline(__always)
   func session(in broker: isolated Broker) -> ClientSession {
     if let session { return session }
+    return firstSession(in: broker)
+  }
+
+  /// Makes the session at the client's first request.
+  private func firstSession(in broker: isolated Broker) -> ClientSession {
     let peer = PeerIdentity(
       pid: peerPID, uid: share.uid, gid: peerGID, groups: peerGroups, procFacts: peerFacts)
     let made = broker.connect(peer: peer, name: name, channel: self, wasQuiet: true)

@@ -97,16 +97,20 @@ public final class Daemon {
     loop = try EventLoop()
     let stateDirectory = options.resolvedStateDirectory
     let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
+    let accounts = SystemAccounts()
+    // The device owner's account is looked up now, before the loop serves (later on the worker).
+    accounts.resolve(.uid(configuration.setupOwnerUID))
     let sensors = SensorRegistry.configured(
       from: configuration, time: time, log: log, bus: EventLoopBus(loop: loop))
     sensors.start()
     broker = Broker(
       configuration: brokerConfiguration,
       sensors: sensors,
-      passcode: configuration.passcode, time: time, log: log, accounts: SystemAccounts(),
+      passcode: configuration.passcode, time: time, log: log, accounts: accounts.cacheOnly,
       processes: SystemProcesses(), executor: loop, version: version,
       rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread())
-    server = Server(loop: loop, broker: broker, limits: configuration.limits, log: log)
+    server = try Server(
+      loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)
     try listen()
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
     loop.register(
@@ -258,6 +262,8 @@ public final class Daemon {
       }
       running.stopDrivers(notIn: registry)
       server.limits = fresh.limits
+      // A new device owner's account is looked up off the loop; until then it reads as uid-N.
+      _ = server.resolver?.whenResolved(.uid(fresh.setupOwnerUID)) {}
       log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
     } catch {
       log.event(

@@ -1,4 +1,5 @@
 import ExternalDrivers
+import Sensors
 
 /// The event loop as the loop of driver bus connections (fprintd over sd-bus).
 final class EventLoopBus: BusLoop, Sendable {
@@ -29,6 +30,8 @@ final class EventLoopBus: BusLoop, Sendable {
     loop.unregister(fd)
   }
 
+  func assertOnLoop() { loop.assertOnLoop() }
+
   func perform(_ work: @escaping @Sendable () -> Void) {
     let performer = self.performer
     Task { await performer.run(work) }
@@ -50,7 +53,7 @@ private final class DescriptorHandler: LoopHandler {
 }
 
 /// Runs closures on the loop thread (an actor whose executor is the loop).
-private actor LoopPerformer {
+actor LoopPerformer {
   let loop: EventLoop
   init(loop: EventLoop) { self.loop = loop }
   nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }

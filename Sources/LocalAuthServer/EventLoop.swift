@@ -1,5 +1,6 @@
 import CLocalAuthSystem
 import Glibc
+import Sensors
 import Synchronization
 
 /// Something the loop calls when its file descriptor is ready. Called on the loop thread only.
@@ -9,60 +10,69 @@ protocol LoopHandler: AnyObject {
 }
 
 /// One epoll thread that owns every socket and is also the broker actor's executor: jobs enqueued
-/// from other threads wake it through an eventfd. Everything but `enqueue` runs on the loop thread.
-public final class EventLoop: SerialExecutor, @unchecked Sendable {
-  // `handlers`, `dirty` and `running` are touched only on the loop thread; `jobs` sits behind a Mutex.
+/// from other threads wake it through an eventfd. Everything but `enqueue` runs on the loop thread:
+/// that state is `LoopBound` to `thread` (checked in debug builds); `jobs` sits behind a Mutex.
+public final class EventLoop: SerialExecutor, SerialLoop, Sendable {
   let epollFD: Int32
   private let wakeFD: Int32
   private let jobs = Mutex<[UnownedJob]>([])
   private let wakePending = Atomic<Bool>(false)
-  /// The client connections, indexed by descriptor (no hashing per event; grows to the highest
-  /// descriptor seen). One reference a slot, 8 bytes: part of what an idle connection costs.
-  /// Unchecked for exclusivity (as `Connection`'s output): read once per event, written only by
-  /// `register` and `unregister`, never during a read.
-  @exclusivity(unchecked) private var connections: [Connection?] = []
-  /// The other watched descriptors' handlers (listeners, signals, driver buses): a few.
-  private var handlers: [Int32: any LoopHandler] = [:]
-  // The lists of connections to flush are unchecked for exclusivity (as `Connection`'s output):
-  // `dirty` is only appended to and swapped, `flushing` only iterated (over a copy) and emptied.
-  @exclusivity(unchecked) private var dirty: [Connection] = []
-  /// The connections being flushed (the previous `dirty`; kept for its capacity).
-  @exclusivity(unchecked) private var flushing: [Connection] = []
-  @exclusivity(unchecked) private var running = true
+  /// The thread that runs the loop: the creator until `run()` starts.
+  let thread = LoopThread()
+  private let state: LoopBound<LoopState>
+
+  /// What only the loop thread touches.
+  fileprivate struct LoopState {
+    /// The client connections, indexed by descriptor (no hashing per event; grows to the highest
+    /// descriptor seen). One reference a slot, 8 bytes: part of what an idle connection costs.
+    var connections: [Connection?] = []
+    /// The other watched descriptors' handlers (listeners, signals, driver buses): a few.
+    var handlers: [Int32: any LoopHandler] = [:]
+    /// The connections to flush at the end of this turn.
+    var dirty: [Connection] = []
+    /// The connections being flushed (the previous `dirty`; kept for its capacity).
+    var flushing: [Connection] = []
+    var running = true
+    var afterTurn: (() -> Void)?
+    var turn: UInt64 = 0
+    var beforeOutput: (() -> Void)?
+    var tickMilliseconds: Int32 = -1
+  }
+
   /// Called after each turn of the loop (status updates, idle checks). Loop thread only.
-  var afterTurn: (() -> Void)?
+  var afterTurn: (() -> Void)? {
+    get { state.value.afterTurn }
+    set { state.value.afterTurn = newValue }
+  }
   /// Counts the loop's turns (one epoll_wait and what it reported each).
-  @exclusivity(unchecked) private(set) var turn: UInt64 = 0
+  var turn: UInt64 { state.value.turn }
   /// Called before buffered output goes to clients (the daemon writes its log first, so a log line
   /// is out before the answer it describes). Loop thread only.
-  var beforeOutput: (() -> Void)?
+  var beforeOutput: (() -> Void)? {
+    get { state.value.beforeOutput }
+    set { state.value.beforeOutput = newValue }
+  }
   /// The longest the loop sleeps without events, in milliseconds (-1: forever), so `afterTurn` runs.
-  var tickMilliseconds: Int32 = -1
+  var tickMilliseconds: Int32 {
+    get { state.value.tickMilliseconds }
+    set { state.value.tickMilliseconds = newValue }
+  }
 
   /// A loop with its epoll and wake descriptors.
   public init() throws(SystemError) {
     epollFD = try SystemError.check(las_epoll_create(), "epoll_create1")
     wakeFD = try SystemError.check(las_eventfd(), "eventfd")
+    state = LoopBound(LoopState(), loop: thread)
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), wakeFD, UInt32(LAS_EPOLLIN))
   }
 
-  /// The thread that runs the loop: the creator until `run()` starts.
-  private var ownerThread = pthread_self()
-
   /// Lets `assumeIsolated` succeed on the loop thread (and only there).
   public func checkIsolated() {
-    precondition(
-      pthread_equal(ownerThread, pthread_self()) != 0, "not on the localauthd event loop thread")
+    precondition(thread.isCurrent, "not on the localauthd event loop thread")
   }
 
-  /// Traps, in debug builds, when called off the loop thread (`LoopBound`'s check; free in release
-  /// builds, where the hot path pays nothing for it).
-  @inline(__always)
-  func assertOnLoopThread() {
-    assert(
-      pthread_equal(ownerThread, pthread_self()) != 0,
-      "loop-bound state touched off the localauthd event loop thread")
-  }
+  /// Traps off the loop thread (`LoopBound`'s check, made in debug builds only).
+  public func assertOnLoop() { thread.assertOnLoop() }
 
   /// Queues a job to run on the loop thread (from any thread).
   public func enqueue(_ job: consuming ExecutorJob) {
@@ -76,23 +86,19 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// Watches a descriptor for the given events.
   func register(_ fd: Int32, events: UInt32, handler: any LoopHandler) {
     guard fd >= 0 else { return }
-    handlers[fd] = handler
+    state.value.handlers[fd] = handler
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), fd, events)
   }
 
   /// Watches a client connection's descriptor for input.
   func register(connection: Connection) {
     let index = Int(connection.fd)
-    if index >= connections.count {
-      let grown = max(index + 1, connections.count + connections.count / 2)
-      connections.append(contentsOf: repeatElement(nil, count: grown - connections.count))
-    }
-    connections[index] = connection
+    state.value.place(connection, at: index)
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_ADD), connection.fd, UInt32(LAS_EPOLLIN))
   }
 
   /// The open client connections.
-  var openConnections: [Connection] { connections.compactMap { $0 } }
+  var openConnections: [Connection] { state.value.connections.compactMap { $0 } }
 
   /// Changes the events watched for a descriptor.
   func modify(_ fd: Int32, events: UInt32) {
@@ -102,27 +108,26 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   /// Stops watching a descriptor.
   func unregister(_ fd: Int32) {
     guard fd >= 0 else { return }
-    if Int(fd) < connections.count { connections[Int(fd)] = nil }
-    handlers[fd] = nil
+    state.value.forget(fd)
     _ = las_epoll_ctl(epollFD, Int32(LAS_EPOLL_CTL_DEL), fd, 0)
   }
 
   /// Marks a connection as having output to flush at the end of this turn.
   func markDirty(_ connection: Connection) {
-    dirty.append(connection)
+    state.value.dirty.append(connection)
   }
 
   /// Ends `run()` after the current turn.
-  func stop() { running = false }
+  func stop() { state.value.running = false }
 
   /// Runs the loop on the calling thread until `stop()`.
   func run() {
-    ownerThread = pthread_self()
+    thread.claim()
     let capacity = 256
     var fds = [Int32](repeating: 0, count: capacity)
     var events = [UInt32](repeating: 0, count: capacity)
-    while running {
-      turn &+= 1
+    while state.value.running {
+      state.value.turn &+= 1
       let count = las_epoll_wait(epollFD, &fds, &events, Int32(capacity), tickMilliseconds)
       if count < 0 { continue }
       for index in 0..<Int(count) {
@@ -133,10 +138,11 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
           runJobs()
         } else {
           let slot = Int(fd)
-          if slot < connections.count, let connection = connections[slot] {
+          if let connection = state.value.connection(at: slot) {
             connection.handle(events: events[index])
           } else {
-            handlers[fd]?.handle(events: events[index])
+            let handler = state.value.handlers[fd]
+            handler?.handle(events: events[index])
           }
         }
       }
@@ -166,13 +172,39 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
   }
 
   private func flushDirty() {
-    guard !dirty.isEmpty else { return }
+    guard !state.value.dirty.isEmpty else { return }
     beforeOutput?()
     // The two lists trade places each turn, so neither is copied or reallocated.
-    swap(&dirty, &flushing)
-    for connection in flushing { connection.flush() }
-    flushing.removeAll(keepingCapacity: true)
+    state.value.swapDirty()
+    for connection in state.value.flushing { connection.flush() }
+    state.value.flushing.removeAll(keepingCapacity: true)
   }
+}
+
+extension EventLoop.LoopState {
+  /// The connection watched on descriptor `slot`, if any.
+  @inline(__always)
+  func connection(at slot: Int) -> Connection? {
+    slot < connections.count ? connections[slot] : nil
+  }
+
+  /// Puts `connection` in the table at `index`, growing it to the highest descriptor seen.
+  mutating func place(_ connection: Connection, at index: Int) {
+    if index >= connections.count {
+      let grown = max(index + 1, connections.count + connections.count / 2)
+      connections.append(contentsOf: repeatElement(nil, count: grown - connections.count))
+    }
+    connections[index] = connection
+  }
+
+  /// Forgets whatever watched `fd`.
+  mutating func forget(_ fd: Int32) {
+    if Int(fd) < connections.count { connections[Int(fd)] = nil }
+    handlers[fd] = nil
+  }
+
+  /// `dirty` and `flushing` trade places.
+  mutating func swapDirty() { swap(&dirty, &flushing) }
 }
 
 /// A failed system call: the call's name and errno.

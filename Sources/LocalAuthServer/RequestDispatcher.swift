@@ -1,5 +1,6 @@
 import LocalAuthBroker
 import LocalAuthProtocol
+import Sensors
 
 /// Turns frames into broker calls and answers into lines: single requests, batches, the
 /// duplicate-id rule and the frame limit (docs/protocol.md, "Transport and framing"). Loop thread
@@ -102,10 +103,46 @@ private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher
   -> Result<JSONValue, RPCError>?
 {
   let connection = call.connection
-  return broker.handle(call.request, from: connection.session(in: broker)) {
+  let session = connection.session(in: broker)
+  // An admin naming an account the cache does not hold freshly waits for it, off the loop.
+  if let account = AccountKey(requestedBy: call.request.params), session.isAdmin,
+    let resolver = connection.server.resolver, resolver.needs(account)
+  {
+    return call.wait(for: account, resolver, broker: broker)
+  }
+  return handOver(call, from: session, to: broker)
+}
+
+/// Hands the request to the broker; a deferred answer goes to the call's slot.
+private func handOver(
+  _ call: RequestDispatcher.BrokerCall, from session: ClientSession, to broker: isolated Broker
+) -> Result<JSONValue, RPCError>? {
+  let connection = call.connection
+  return broker.handle(call.request, from: session) {
     guard let id = call.request.id else { return DiscardingResponder() }
     if id != .null { connection.awaits(id) }
     return call.slot.responder(connection, id: id)
+  }
+}
+
+extension RequestDispatcher.BrokerCall {
+  /// Holds the request until `account` is in the cache, then hands it to the broker; its answer
+  /// goes where a deferred one would. Nil, or the limit's error when too many lookups wait.
+  fileprivate func wait(for account: AccountKey, _ resolver: AccountResolver, broker: Broker)
+    -> Result<JSONValue, RPCError>?
+  {
+    let id = request.id
+    if let id, id != .null { connection.awaits(id) }
+    let refused = resolver.whenResolved(account) {
+      guard !connection.closed else { return }
+      let answer = connection.server.loop.onLoop(broker, self) { broker, call in
+        handOver(call, from: call.connection.session(in: broker), to: broker)
+      }
+      if let answer, let id { slot.responder(connection, id: id).respond(answer) }
+    }
+    guard let refused else { return nil }
+    if let id, id != .null { connection.answered(id) }
+    return .failure(refused)
   }
 }
 

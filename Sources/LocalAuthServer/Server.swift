@@ -2,6 +2,7 @@ import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
 import LocalAuthProtocol
+import Sensors
 import SystemFacts
 
 /// Limits on what one client may cost the daemon.
@@ -22,61 +23,94 @@ public struct ConnectionLimits: Sendable, Equatable {
 }
 
 /// The socket side of the daemon: listeners and connections on one event loop, each connection
-/// a client of the broker. Loop thread only, apart from `init`.
-public final class Server: @unchecked Sendable {
-  // Everything is touched only on the loop thread after init.
+/// a client of the broker. Loop thread only, apart from `init`: that state is `LoopBound` to the
+/// loop (checked in debug builds).
+public final class Server: Sendable {
   let loop: EventLoop
   let broker: Broker
   let log: any EvaluationLog
   let dispatcher: RequestDispatcher
-  var limits: ConnectionLimits
-  let readBuffer: UnsafeMutableBufferPointer<UInt8>
-  private var listeners: [Listener] = []
-  /// Open connections (the loop's table holds them, by descriptor).
-  private var connectionCount = 0
-  /// Per uid with open connections: their count (MaxConnectionsPerUID), their read share of the
-  /// loop turn and their groups.
-  private var uidShares: [UInt32: UIDShare] = [:]
+  /// Looks accounts up off the loop before a connection or a request needs them (nil: the broker's
+  /// directory answers by itself, as in tests).
+  let resolver: AccountResolver?
+  private let state: LoopBound<ServerState>
   /// The most bytes the connections of one uid read in one loop turn: a uid flooding from many
   /// connections delays the others' next turn by at most this much work.
   static let readBytesPerUIDPerTurn = 64 * 1024
-  /// Output buffers not in use: a connection borrows one when it has answers to send and returns
-  /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
-  /// Unchecked for exclusivity like `Connection`'s output: only popped and appended to, briefly,
-  /// on the loop thread.
-  @exclusivity(unchecked) var spareOutputBuffers: [[UInt8]] = []
   /// At most this many spare output buffers are kept (one per connection served in a turn is enough
   /// for the 256-client load; more are freed).
   static let spareOutputBufferCount = 512
   /// A buffer that grew past this many bytes is freed rather than kept as a spare (the spares hold
   /// at most 512 × 4 KiB).
   static let spareOutputBufferCapacity = 4 * 1024
-  /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
-  var onClientCountChange: ((Int) -> Void)?
 
-  /// A server on a loop, serving a broker.
-  public init(loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog) {
+  /// What only the loop thread touches.
+  private struct ServerState {
+    var limits: ConnectionLimits
+    /// One read of at most this much per connection per loop turn: a turn serves every ready
+    /// connection, so a smaller read bounds how long a flooding client delays the others
+    /// (make bench's hostile row: p99 23 ms with 64 KiB, 12.6 ms with 16 KiB).
+    let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 16 * 1024)
+    var listeners: [Listener] = []
+    /// Open connections (the loop's table holds them, by descriptor).
+    var connectionCount = 0
+    /// Per uid with open connections: their count (MaxConnectionsPerUID), their read share of the
+    /// loop turn and their groups.
+    var uidShares: [UInt32: UIDShare] = [:]
+    /// Output buffers not in use: a connection borrows one when it has answers to send and returns
+    /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
+    var spareOutputBuffers: [[UInt8]] = []
+    /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
+    var onClientCountChange: ((Int) -> Void)?
+  }
+
+  /// The limits on each client (changed by a reload).
+  var limits: ConnectionLimits {
+    get { state.value.limits }
+    set { state.value.limits = newValue }
+  }
+  /// Where a connection reads into (one buffer: the loop reads one connection at a time).
+  var readBuffer: UnsafeMutableBufferPointer<UInt8> { state.value.readBuffer }
+  /// Output buffers not in use (see `ServerState`).
+  var spareOutputBuffers: [[UInt8]] {
+    _read { yield state.value.spareOutputBuffers }
+    _modify { yield &state.value.spareOutputBuffers }
+  }
+  /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
+  var onClientCountChange: ((Int) -> Void)? {
+    get { state.value.onClientCountChange }
+    set { state.value.onClientCountChange = newValue }
+  }
+
+  /// A server on a loop, serving a broker. With `accounts` (the cache the broker reads through
+  /// `cacheOnly`) each connection's account and each account a request names is looked up off the
+  /// loop before the broker sees it.
+  public init(
+    loop: EventLoop, broker: Broker, limits: ConnectionLimits, log: any EvaluationLog,
+    accounts: SystemAccounts? = nil
+  ) throws(SystemError) {
     self.loop = loop
     self.broker = broker
-    self.limits = limits
     self.log = log
+    if let accounts {
+      resolver = try AccountResolver(accounts: accounts, loop: loop)
+    } else {
+      resolver = nil
+    }
     dispatcher = RequestDispatcher(broker: broker)
-    // One read of at most this much per connection per loop turn: a turn serves every ready
-    // connection, so a smaller read bounds how long a flooding client delays the others
-    // (make bench's hostile row: p99 23 ms with 64 KiB, 12.6 ms with 16 KiB).
-    readBuffer = .allocate(capacity: 16 * 1024)
+    state = LoopBound(ServerState(limits: limits), loop: loop)
   }
 
   /// Serves an already listening socket (bound here or passed by systemd).
   public func serve(listeningSocket fd: Int32) {
     _ = las_set_nonblocking(fd, 1)
     let listener = Listener(fd: fd, server: self)
-    listeners.append(listener)
+    state.value.listeners.append(listener)
     loop.register(fd, events: UInt32(LAS_EPOLLIN), handler: listener)
   }
 
   /// How many clients are connected.
-  public var clientCount: Int { connectionCount }
+  public var clientCount: Int { state.value.connectionCount }
 
   func accepted(_ fd: Int32) {
     var credentials = las_peer_credentials()
@@ -87,7 +121,7 @@ public final class Server: @unchecked Sendable {
     var groups = [UInt32](repeating: 0, count: 64)
     let groupCount = las_peer_groups(fd, &groups, 64)
     if credentials.uid != 0,
-      (uidShares[credentials.uid]?.connections ?? 0) >= limits.maxConnectionsPerUID
+      (state.value.uidShares[credentials.uid]?.connections ?? 0) >= limits.maxConnectionsPerUID
     {
       refuse(
         fd,
@@ -101,9 +135,9 @@ public final class Server: @unchecked Sendable {
       return broker.bindsAppIDs
     }
     let share =
-      uidShares[credentials.uid]
+      state.value.uidShares[credentials.uid]
       ?? UIDShare(uid: credentials.uid, bytesPerTurn: Self.readBytesPerUIDPerTurn)
-    uidShares[credentials.uid] = share
+    state.value.uidShares[credentials.uid] = share
     share.connections += 1
     let peer = PeerIdentity(
       pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
@@ -112,16 +146,31 @@ public final class Server: @unchecked Sendable {
       loginSession: ProcessFacts.loginSession(of: credentials.pid))
     let connection = Connection(
       fd: fd, server: self, share: share, peer: peer, name: processName(of: peer.pid))
-    connectionCount += 1
-    loop.register(connection: connection)
-    onClientCountChange?(connectionCount)
+    state.value.connectionCount += 1
+    onClientCountChange?(state.value.connectionCount)
+    admit(connection)
+  }
+
+  /// Starts reading the connection, once its account is in the cache: a connection whose account
+  /// must be looked up reads nothing until it is (the loop serves the others meanwhile).
+  private func admit(_ connection: Connection) {
+    let uid = AccountKey.uid(connection.share.uid)
+    guard let resolver, resolver.needs(uid) else { return loop.register(connection: connection) }
+    let refused = resolver.whenResolved(uid) { [self] in
+      if !connection.closed { loop.register(connection: connection) }
+    }
+    if let refused {
+      connection.write(RPCEncoder.error(id: .null, refused))
+      connection.flush()
+      connection.close()
+    }
   }
 
   func connectionClosed(_ connection: Connection) {
-    connectionCount -= 1
+    state.value.connectionCount -= 1
     let share = connection.share
     share.connections -= 1
-    if share.connections <= 0 { uidShares[share.uid] = nil }
+    if share.connections <= 0 { state.value.uidShares[share.uid] = nil }
     broker.assumeIsolated { broker in
       if let session = connection.session {
         broker.disconnect(session)
@@ -131,8 +180,8 @@ public final class Server: @unchecked Sendable {
     }
     // The session holds the connection as its channel: break the cycle so both are freed.
     connection.dropSession()
-    for listener in listeners { listener.resumeIfPaused() }
-    onClientCountChange?(connectionCount)
+    for listener in state.value.listeners { listener.resumeIfPaused() }
+    onClientCountChange?(state.value.connectionCount)
   }
 
   /// Flushes what can be sent and closes every connection (shutdown).

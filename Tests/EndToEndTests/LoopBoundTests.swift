@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Sensors
 import Testing
 
 @testable import LocalAuthServer

@@ -1,5 +1,6 @@
 import LocalAuthProtocol
 import LocalAuthTestSupport
+import Sensors
 import Testing
 
 @testable import LocalAuthBroker
@@ -13,7 +14,7 @@ import Testing
   static func client(uid: UInt32, pid: Int32, session: String? = nil) -> ClientSession {
     ClientSession(
       number: Int(pid), peer: PeerIdentity(pid: pid, uid: uid, gid: uid, loginSession: session),
-      isAdmin: false, name: "agent", channel: RecordingClient())
+      isAdmin: false, name: "agent", channel: RecordingClient(), loop: LoopThread())
   }
 
   static func code(_ body: () throws(RPCError) -> Void) -> RPCError? {

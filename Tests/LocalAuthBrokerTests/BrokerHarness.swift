@@ -140,3 +140,8 @@ func eventually(_ iterations: Int = 100_000, _ condition: () async -> Bool) asyn
   }
   return await condition()
 }
+
+extension Broker {
+  /// The name `session` goes by, read on the broker (where a session's state lives).
+  func name(of session: ClientSession) -> String { session.name }
+}

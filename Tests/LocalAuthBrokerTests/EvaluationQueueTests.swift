@@ -13,7 +13,7 @@ import Testing
   static func client(uid: UInt32, number: Int) -> ClientSession {
     ClientSession(
       number: number, peer: PeerIdentity(pid: Int32(number), uid: uid, gid: uid),
-      isAdmin: false, name: "c\(number)", channel: RecordingClient())
+      isAdmin: false, name: "c\(number)", channel: RecordingClient(), loop: LoopThread())
   }
 
   static func evaluation(_ client: ClientSession, _ id: String, system: Bool = false)

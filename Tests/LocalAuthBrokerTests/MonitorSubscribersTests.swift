@@ -1,5 +1,6 @@
 import LocalAuthProtocol
 import LocalAuthTestSupport
+import Sensors
 import Testing
 
 @testable import LocalAuthBroker
@@ -13,7 +14,7 @@ import Testing
     let channel = RecordingClient()
     let session = ClientSession(
       number: number, peer: PeerIdentity(pid: Int32(number), uid: uid, gid: uid),
-      isAdmin: admin, name: "m\(number)", channel: channel)
+      isAdmin: admin, name: "m\(number)", channel: channel, loop: LoopThread())
     return (session, channel)
   }
 

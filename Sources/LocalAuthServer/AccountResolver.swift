@@ -1,0 +1,123 @@
+import CLocalAuthSystem
+import Dispatch
+import LocalAuthProtocol
+import Sensors
+
+/// Looks accounts up off the event loop (issue 20). NSS may block for seconds (LDAP, sssd), so what
+/// the cache does not hold freshly is looked up on one worker queue, and whoever needed it (a
+/// connection at accept, a request naming a user) waits, on the loop, until the answer is in the
+/// `SystemAccounts` cache; the loop itself only ever reads the cache. At most `lookupLimit`
+/// distinct lookups and `waiterLimit` waiters are held at once; past them the caller gets a clear
+/// error (`PendingAccountLookups`). Loop thread only, apart from the worker.
+final class AccountResolver: Sendable {
+  /// The cache the worker fills and the loop reads.
+  let accounts: SystemAccounts
+  /// The most distinct lookups waiting or running at once.
+  let lookupLimit: Int
+  /// The most connections and requests waiting for them at once.
+  let waiterLimit: Int
+  private let worker = DispatchQueue(label: "localauthd.accounts", attributes: .concurrent)
+  /// Per key being looked up, what runs once it is answered (loop thread only, checked).
+  private let waiting: LoopBound<Waiting>
+  /// The keys the worker has answered, for the loop to take (a lock), and the eventfd that wakes
+  /// the loop for them: no task or other thread is needed to get back to the loop.
+  private let answered = StateLock<[AccountKey]>([])
+  private let wakeFD: Int32
+
+  private struct Waiting {
+    var byKey: [AccountKey: [() -> Void]] = [:]
+    var count = 0
+  }
+
+  /// A resolver filling `accounts`, answering on `loop` (created on the loop's thread).
+  init(
+    accounts: SystemAccounts, loop: EventLoop, lookupLimit: Int = 64, waiterLimit: Int = 1024
+  ) throws(SystemError) {
+    self.accounts = accounts
+    self.lookupLimit = lookupLimit
+    self.waiterLimit = waiterLimit
+    waiting = LoopBound(Waiting(), loop: loop)
+    wakeFD = try SystemError.check(las_eventfd(), "eventfd")
+    loop.register(wakeFD, events: UInt32(LAS_EPOLLIN), handler: AnswerHandler(resolver: self))
+  }
+
+  /// Whether `key` must be looked up before the loop may read it.
+  func needs(_ key: AccountKey) -> Bool { !accounts.isFresh(key) }
+
+  /// Runs `then` on the loop once `key` has been looked up (a lookup already under way for it is
+  /// shared). Returns the error to answer instead when the limits are reached (`then` never runs).
+  func whenResolved(_ key: AccountKey, then: @escaping () -> Void) -> RPCError? {
+    if waiting.value.byKey[key] == nil && waiting.value.byKey.count >= lookupLimit {
+      return .limit("PendingAccountLookups", lookupLimit, "too many account lookups waiting")
+    }
+    guard waiting.value.count < waiterLimit else {
+      return .limit("PendingAccountLookups", waiterLimit, "too many requests waiting for accounts")
+    }
+    waiting.value.count += 1
+    if waiting.value.byKey[key] != nil {
+      waiting.value.byKey[key]?.append(then)
+      return nil
+    }
+    waiting.value.byKey[key] = [then]
+    let (accounts, answered, wakeFD) = (self.accounts, self.answered, self.wakeFD)
+    worker.async {
+      accounts.resolve(key)
+      answered.withLock { $0.append(key) }
+      _ = las_eventfd_signal(wakeFD)
+    }
+    return nil
+  }
+
+  /// The worker answered: each answered key's waiters go on, in the order they came (loop thread).
+  fileprivate func takeAnswers() {
+    _ = las_eventfd_drain(wakeFD)
+    let keys = answered.withLock { keys -> [AccountKey] in
+      defer { keys.removeAll() }
+      return keys
+    }
+    for key in keys {
+      let waiters = waiting.value.byKey.removeValue(forKey: key) ?? []
+      waiting.value.count -= waiters.count
+      for then in waiters { then() }
+    }
+  }
+}
+
+/// Wakes the resolver on the loop when the worker has answers.
+private final class AnswerHandler: LoopHandler {
+  weak var resolver: AccountResolver?
+  init(resolver: AccountResolver) { self.resolver = resolver }
+  func handle(events: UInt32) { resolver?.takeAnswers() }
+}
+
+extension AccountKey {
+  /// The account a request's `user` param names, read as the broker reads it (a uid as a number or
+  /// as digits, otherwise a name); nil when it names none. Inlined up to the first key of four
+  /// bytes: the request path's params (`policy`, `context`) are passed over without a call, a copy
+  /// or a string comparison.
+  @inline(__always)
+  init?(requestedBy params: JSONObject) {
+    var index = 0
+    while index < params.members.count && params.members[index].key.utf8.count != 4 {
+      index += 1
+    }
+    guard index < params.members.count else { return nil }
+    self.init(userIn: params)
+  }
+
+  /// `init(requestedBy:)` past its first step.
+  private init?(userIn params: JSONObject) {
+    guard let raw = params["user"] else { return nil }
+    if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
+      self = .uid(UInt32(number))
+    } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
+      if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
+        self = .uid(uid)
+      } else {
+        self = .name(text)
+      }
+    } else {
+      return nil
+    }
+  }
+}
