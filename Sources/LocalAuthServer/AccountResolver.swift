@@ -7,8 +7,10 @@ import Sensors
 /// the cache does not hold freshly is looked up on one worker queue, and whoever needed it (a
 /// connection at accept, a request naming a user) waits, on the loop, until the answer is in the
 /// `SystemAccounts` cache; the loop itself only ever reads the cache. At most `lookupLimit`
-/// distinct lookups and `waiterLimit` waiters are held at once; past them the caller gets a clear
-/// error (`PendingAccountLookups`). Loop thread only, apart from the worker.
+/// distinct lookups and `waiterLimit` waiters are held at once for uids other than root; past them
+/// the caller gets a clear error (`PendingAccountLookups`). Root's are not counted and never
+/// refused: sudo's PAM module and the administrators act as root, and no other uid's connections
+/// may turn them away (docs/limits-and-threat-model.md). Loop thread only, apart from the worker.
 final class AccountResolver: Sendable {
   /// The cache the worker fills and the loop reads.
   let accounts: SystemAccounts
@@ -25,7 +27,9 @@ final class AccountResolver: Sendable {
   private let wakeFD: Int32
 
   private struct Waiting {
-    var byKey: [AccountKey: [() -> Void]] = [:]
+    /// Per key, what runs once it is answered, and whether it counts against `waiterLimit`.
+    var byKey: [AccountKey: [(then: () -> Void, counted: Bool)]] = [:]
+    /// The waiters of uids other than root.
     var count = 0
   }
 
@@ -45,20 +49,27 @@ final class AccountResolver: Sendable {
   func needs(_ key: AccountKey) -> Bool { !accounts.isFresh(key) }
 
   /// Runs `then` on the loop once `key` has been looked up (a lookup already under way for it is
-  /// shared). Returns the error to answer instead when the limits are reached (`then` never runs).
-  func whenResolved(_ key: AccountKey, then: @escaping () -> Void) -> RPCError? {
-    if waiting.value.byKey[key] == nil && waiting.value.byKey.count >= lookupLimit {
-      return .limit("PendingAccountLookups", lookupLimit, "too many account lookups waiting")
+  /// shared) for a connection or request of `requester`. Returns the error to answer instead when
+  /// the limits are reached (`then` never runs); root is never refused.
+  func whenResolved(_ key: AccountKey, for requester: UInt32, then: @escaping () -> Void)
+    -> RPCError?
+  {
+    let counted = requester != 0
+    if counted {
+      if waiting.value.byKey[key] == nil && waiting.value.byKey.count >= lookupLimit {
+        return .limit("PendingAccountLookups", lookupLimit, "too many account lookups waiting")
+      }
+      guard waiting.value.count < waiterLimit else {
+        return .limit(
+          "PendingAccountLookups", waiterLimit, "too many requests waiting for accounts")
+      }
+      waiting.value.count += 1
     }
-    guard waiting.value.count < waiterLimit else {
-      return .limit("PendingAccountLookups", waiterLimit, "too many requests waiting for accounts")
-    }
-    waiting.value.count += 1
     if waiting.value.byKey[key] != nil {
-      waiting.value.byKey[key]?.append(then)
+      waiting.value.byKey[key]?.append((then, counted))
       return nil
     }
-    waiting.value.byKey[key] = [then]
+    waiting.value.byKey[key] = [(then, counted)]
     let (accounts, answered, wakeFD) = (self.accounts, self.answered, self.wakeFD)
     worker.async {
       accounts.resolve(key)
@@ -77,8 +88,8 @@ final class AccountResolver: Sendable {
     }
     for key in keys {
       let waiters = waiting.value.byKey.removeValue(forKey: key) ?? []
-      waiting.value.count -= waiters.count
-      for then in waiters { then() }
+      waiting.value.count -= waiters.count(where: \.counted)
+      for waiter in waiters { waiter.then() }
     }
   }
 }

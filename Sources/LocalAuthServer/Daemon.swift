@@ -263,7 +263,7 @@ public final class Daemon {
       running.stopDrivers(notIn: registry)
       server.limits = fresh.limits
       // A new device owner's account is looked up off the loop; until then it reads as uid-N.
-      _ = server.resolver?.whenResolved(.uid(fresh.setupOwnerUID)) {}
+      _ = server.resolver?.whenResolved(.uid(fresh.setupOwnerUID), for: 0) {}
       log.event("configuration reloaded", messageID: MessageID.configurationReloaded)
     } catch {
       log.event(

@@ -57,5 +57,5 @@ actor LoopPerformer {
   let loop: EventLoop
   init(loop: EventLoop) { self.loop = loop }
   nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
-  func run(_ work: @Sendable () -> Void) { work() }
+  func run<Result: Sendable>(_ work: @Sendable () -> Result) -> Result { work() }
 }

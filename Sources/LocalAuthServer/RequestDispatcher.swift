@@ -133,7 +133,7 @@ extension RequestDispatcher.BrokerCall {
   {
     let id = request.id
     if let id, id != .null { connection.awaits(id) }
-    let refused = resolver.whenResolved(account) {
+    let refused = resolver.whenResolved(account, for: connection.share.uid) {
       guard !connection.closed else { return }
       let answer = connection.server.loop.onLoop(broker, self) { broker, call in
         handOver(call, from: call.connection.session(in: broker), to: broker)

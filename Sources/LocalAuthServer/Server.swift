@@ -156,7 +156,7 @@ public final class Server: Sendable {
   private func admit(_ connection: Connection) {
     let uid = AccountKey.uid(connection.share.uid)
     guard let resolver, resolver.needs(uid) else { return loop.register(connection: connection) }
-    let refused = resolver.whenResolved(uid) { [self] in
+    let refused = resolver.whenResolved(uid, for: connection.share.uid) { [self] in
       if !connection.closed { loop.register(connection: connection) }
     }
     if let refused {

@@ -42,33 +42,41 @@ import Testing
     #expect(answer != nil)
   }
 
-  @Test func pastItsLimitALookupIsRefusedWithAClearError() throws {
-    let gate = DispatchSemaphore(value: 0)
+  /// Another uid's waiting lookups fill the limits; root's (sudo's PAM module, an administrator)
+  /// are still taken, never refused: no other user can turn root's lookups away.
+  @Test func pastItsLimitsAnotherUidIsRefusedAndRootNever() async throws {
+    // Every call below runs in one turn of the loop, so no answer is taken before the last: the
+    // lookups are all still waiting, however fast the worker is (nothing blocks a thread here).
     let core = try ServingCore(
-      lookUp: AccountLookup(
-        nameOfUID: { AccountLookup.system.nameOfUID($0) },
-        uidOfName: { name in
-          guard name.hasPrefix("blocked-") else { return AccountLookup.system.uidOfName(name) }
-          gate.wait()
-          return nil
-        }))
-    defer {
-      for _ in 0..<core.server.resolver!.lookupLimit { gate.signal() }
-      core.stop()
+      lookUp: AccountLookup(nameOfUID: { _ in nil }, uidOfName: { _ in nil }))
+    let resolver = try #require(core.server.resolver)
+    defer { core.stop() }
+    let attacker: UInt32 = 1000
+    let refusals = await LoopPerformer(loop: core.loop).run { () -> [RPCError?] in
+      var refusals: [RPCError?] = []
+      // Distinct lookups: the attacker's fill the limit, the next is refused, root's is taken.
+      for index in 0..<resolver.lookupLimit {
+        refusals.append(resolver.whenResolved(.name("blocked-\(index)"), for: attacker) {})
+      }
+      refusals.append(resolver.whenResolved(.name("blocked-more"), for: attacker) {})
+      refusals.append(resolver.whenResolved(.name("blocked-root"), for: 0) {})
+      // Waiters on one lookup under way: the attacker's fill the rest, root's still wait.
+      let counted = resolver.waiterLimit - resolver.lookupLimit
+      for _ in 0..<counted {
+        refusals.append(resolver.whenResolved(.name("blocked-0"), for: attacker) {})
+      }
+      refusals.append(resolver.whenResolved(.name("blocked-0"), for: attacker) {})
+      refusals.append(resolver.whenResolved(.name("blocked-0"), for: 0) {})
+      return refusals
     }
-    let client = try LineClient(socketPath: core.socketPath)
-    for index in 0..<core.server.resolver!.lookupLimit {
-      try client.request(
-        Method.canEvaluatePolicy, ["policy": 2, "user": .string("blocked-\(index)")])
-    }
-    let refused = try client.call(
-      Method.canEvaluatePolicy, ["policy": 2, "user": "blocked-past-the-limit"], seconds: 5)
-    guard case .failure(let error)? = refused else {
-      Issue.record("expected PendingAccountLookups, got \(String(describing: refused))")
-      return
-    }
-    #expect(error.code == .limitExceeded)
-    #expect(error.data["limit"] == "PendingAccountLookups")
+    let limit = resolver.lookupLimit
+    #expect(refusals[..<limit].allSatisfy { $0 == nil }, "the attacker's first lookups wait")
+    #expect(refusals[limit]?.code == .limitExceeded)
+    #expect(refusals[limit]?.data["limit"] == "PendingAccountLookups")
+    #expect(refusals[limit + 1] == nil, "root's lookup past the attacker's is taken")
+    #expect(refusals[(limit + 2)..<(refusals.count - 2)].allSatisfy { $0 == nil })
+    #expect(refusals[refusals.count - 2]?.code == .limitExceeded, "the attacker's next waiter")
+    #expect(refusals[refusals.count - 1] == nil, "root's waiter past the attacker's")
   }
 }
 
