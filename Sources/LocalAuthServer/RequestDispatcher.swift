@@ -210,7 +210,6 @@ final class BatchCollector: Sendable {
     state.value.sent = true
     let answers = state.value.parts.compactMap { $0 }.filter { !$0.isEmpty }
     guard !answers.isEmpty else { return }
-    guard !answers.isEmpty else { return }
     var line: [UInt8] = [UInt8(ascii: "[")]
     for (index, answer) in answers.enumerated() {
       if index > 0 { line.append(UInt8(ascii: ",")) }
