@@ -76,8 +76,11 @@ extension Broker {
     try rights.right(params.right(), of: client.number)
   }
 
-  /// Registers a new handle for the client (at most MaxRightsPerConnection).
+  /// Registers a new handle for the client (at most MaxRightsPerConnection). A client that left
+  /// while its store call ran gets none: its handles were dropped at the disconnection, and one
+  /// registered now would be held until the daemon exits.
   func register(_ right: AuthRight, for client: ClientSession) throws(RPCError) {
+    guard client.connected else { return }
     try rights.register(right, for: client.number, limit: configuration.maxRightsPerClient)
   }
 

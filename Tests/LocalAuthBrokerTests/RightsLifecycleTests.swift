@@ -185,6 +185,25 @@ import Testing
     return (held.map { ($0.state, $0.authorizing) }, broker.rights.count(of: session.number))
   }
 
+  /// A store call answered after its client left (here: asked after it left, the same code path
+  /// as an answer arriving after the disconnection) leaves no handle behind in the rights book: a
+  /// client that loads and disconnects over and over makes the daemon hold nothing.
+  @Test func aRightLoadedForAClientThatLeftIsNotKept() async throws {
+    let (harness, directory) = try rightsHarness()
+    let saver = await harness.connect()
+    _ = await saver.savedRight("kept")
+    let leaving = await harness.connect()
+    await leaving.disconnect()
+    _ = await leaving.load("kept")
+    #expect(await Self.heldRights(of: leaving.session, in: harness.broker) == 0)
+    _ = directory
+  }
+
+  /// How many right handles the rights book holds for `session` (on the broker's executor).
+  private static func heldRights(of session: ClientSession, in broker: isolated Broker) -> Int {
+    broker.rights.count(of: session.number)
+  }
+
   @Test func releaseForgetsTheHandle() async {
     let harness = BrokerHarness()
     let client = await harness.connect()
