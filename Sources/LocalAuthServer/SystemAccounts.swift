@@ -123,7 +123,11 @@ public final class SystemAccounts: AccountDirectory {
     if let entry = cache.withLock({ $0[keyPath: table][key] }), now - entry.at < freshFor {
       return entry.account
     }
-    guard let account = lookUp() else { return nil }
+    guard let account = lookUp() else {
+      // Removed or renamed: its stale answer must not be read again (the name may be reused).
+      cache.withLock { _ = $0[keyPath: table].removeValue(forKey: key) }
+      return nil
+    }
     let (capacity, freshFor) = (self.capacity, self.freshFor)
     cache.withLock { cache in
       if cache[keyPath: table][key] == nil && cache[keyPath: table].count >= capacity {

@@ -1,4 +1,5 @@
 import LocalAuthServer
+import Synchronization
 import Testing
 
 /// The daemon's account directory: NSS behind a cache with a bound (issue 20).
@@ -28,5 +29,24 @@ import Testing
     #expect(accounts.cachedCount.uids == 1)
     #expect(accounts.account(uid: uids[0])?.uid == uids[0])
     #expect(accounts.cachedCount.uids == 2)
+  }
+
+  /// An account removed since it was cached is gone from the cache at its next lookup: the broker
+  /// never reads its stale answer (a removed name's uid may belong to someone else by then).
+  @Test func aRemovedAccountLeavesTheCacheAtItsNextLookup() {
+    let removed = Atomic<Bool>(false)
+    let accounts = SystemAccounts(
+      freshFor: .zero,
+      lookUp: AccountLookup(
+        nameOfUID: { removed.load(ordering: .relaxed) ? nil : "alice-\($0)" },
+        uidOfName: { removed.load(ordering: .relaxed) ? nil : ($0 == "alice" ? 4242 : nil) }))
+    #expect(accounts.account(named: "alice")?.uid == 4242)
+    #expect(accounts.account(uid: 4242)?.name == "alice-4242")
+    #expect(accounts.cacheOnly.account(named: "alice")?.uid == 4242)
+    removed.store(true, ordering: .relaxed)
+    #expect(accounts.account(named: "alice") == nil)
+    #expect(accounts.account(uid: 4242) == nil)
+    #expect(accounts.cacheOnly.account(named: "alice") == nil, "the stale answer is still read")
+    #expect(accounts.cacheOnly.account(uid: 4242) == nil, "the stale answer is still read")
   }
 }
