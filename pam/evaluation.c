@@ -104,7 +104,10 @@ static void show_feedback(pam_handle_t *pamh, const struct terminal *terminal, c
                         show_line(pamh, terminal, "Not recognized.", 1);
                 else
                         show(pamh, terminal, "Not recognized. Try again.");
-        } else if (strcmp(what, "passcodeDelay") != 0 && strcmp(what, "wrongPasscode") != 0) {
+        } else if (strcmp(what, "passcodeDelay") != 0 && strcmp(what, "wrongPasscode") != 0 &&
+                   strcmp(what, "awaitingChoice") != 0) {
+                /* Passcode feedback and Face ID's wait for the fallback choice (which a system
+                 * evaluation never reaches) are not about another try at the sensor. */
                 show(pamh, terminal, retry_text(what));
         }
 }

@@ -44,6 +44,7 @@ def reply(conn):
         elif mode == "escapes":
             evil = b'\\u001b]0;pwned\\u0007\\u001b[31m%s%n%x\\u00e9'
             conn.sendall(started)
+            conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"requestID":"HOSTILE-1","feedback":"awaitingChoice","offer":"fallback","attempt":2}}\n')
             conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"requestID":"HOSTILE-1","feedback":"' + evil + b'","attempt":1}}\n')
             conn.sendall(b'{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"x","data":{"name":"' + evil + b'","requestID":"' + evil + b'"}}}\n')
         elif mode == "success":

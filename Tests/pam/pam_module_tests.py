@@ -231,6 +231,8 @@ def hostile(directory):
         if mode == "escapes":
             check("hostile daemon (escapes): an unknown feedback word is a plain 'Try again.', never printed",
                   "Try again." in out and "pwned" not in out and "%n" not in out, out)
+            check("awaitingChoice (Face ID waiting for the fallback button) is not shown as another try",
+                  out.count("Try again.") == 1, out)
     untrusted = os.path.join(directory, "untrusted")
     os.mkdir(untrusted)
     os.chmod(untrusted, 0o777)
