@@ -118,14 +118,14 @@ test-systemd: release man pam deb
 
 # A try-out container (docs/fprintd-tryout.md): the package, fprintd with libfprint's virtual
 # device, users with an enrolled finger, the README's /etc/pam.d/sudo; runs until Ctrl-C.
-try-fprintd: deb
+try-fprintd: deps deb
 	LOCALAUTHD_TRYOUT=1 Tests/systemd/fprintd-sudo.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 
 # Issue 19's timing: sudo by finger through pam_localauthd and through Debian's pam_fprintd, interleaved
 # in one booted container as try-fprintd sets it up (Tests/systemd/fprintd-race.sh; FPRINTD_RUNS each,
 # default 10): both medians by wall and CPU time, the ratio and the 1.1x target. Asserts no time.
 FPRINTD_RUNS ?= 10
-bench-fprintd-sudo: deb
+bench-fprintd-sudo: deps deb
 	LOCALAUTHD_FPRINTD_RACE_ONLY=1 LOCALAUTHD_FPRINTD_RUNS=$(FPRINTD_RUNS) \
 	  Tests/systemd/fprintd-sudo.sh $(DEB_OUTPUT)/localauthd_$(DEB_VERSION)_$(DEB_ARCH).deb
 

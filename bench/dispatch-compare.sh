@@ -13,7 +13,7 @@ here=$(dirname "$0")
 
 # figures DAEMON REQUEST: "INSTRUCTIONS ALLOCATIONS" per request.
 figures() {
-  PROFILE_STEPS="instructions allocations" PROFILE_REQUEST=$2 \
+  PROFILE_CLIENTS=1 PROFILE_STEPS="instructions allocations" PROFILE_REQUEST=$2 \
     "$here/profile.sh" "$1" "$bench" "$total" |
     awk '/^instructions/ {i=$NF} /^allocations/ {a=$NF} END {print i, a}'
 }
