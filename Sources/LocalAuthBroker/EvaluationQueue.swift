@@ -2,7 +2,9 @@ import LocalAuthProtocol
 
 /// The machine-wide queue of evaluations waiting for the sensors (docs/protocol.md, "Evaluation
 /// semantics"): its limits (`MaxQueue`, `MaxQueuePerClient`, `MaxQueuePerUID`), system evaluations
-/// first, and the fair order across uids. Owns the waiting evaluations and the counts behind the
+/// first, and the fair order across uids. A system evaluation counts against its requester (the
+/// user who ran sudo or su), not root, whose client it comes from: one user's many sudos are held to
+/// that user's share and take turns with other users' sudos, never ahead of them all. Owns the waiting evaluations and the counts behind the
 /// limits; a change to who waits, how many, or who goes next goes here. Value type, held by the
 /// Broker actor.
 struct EvaluationQueue {
@@ -18,7 +20,7 @@ struct EvaluationQueue {
 
   /// The waiting evaluations, system evaluations first, then in arrival order.
   private(set) var waiting: [Evaluation] = []
-  /// Waiting evaluations per client uid.
+  /// Waiting evaluations per uid they count against (`Evaluation.queueParty`).
   private var queuedByUID: [UInt32: Int] = [:]
   /// The turn at which each uid last had an evaluation started.
   private var lastServedTurn: [UInt32: Int] = [:]
@@ -37,7 +39,9 @@ struct EvaluationQueue {
       refusal = ("MaxQueue", limits.total)
     } else if client.queuedCount >= limits.perClient {
       refusal = ("MaxQueuePerClient", limits.perClient)
-    } else if client.peer.uid != 0, queuedByUID[client.peer.uid, default: 0] >= limits.perUID {
+    } else if evaluation.queueParty != 0,
+      queuedByUID[evaluation.queueParty, default: 0] >= limits.perUID
+    {
       refusal = ("MaxQueuePerUID", limits.perUID)
     } else {
       refusal = nil
@@ -89,30 +93,39 @@ struct EvaluationQueue {
   /// Records that an evaluation starts running (the fair order's clock).
   mutating func started(_ evaluation: Evaluation) {
     serveTurn += 1
-    lastServedTurn[evaluation.client.peer.uid] = serveTurn
+    lastServedTurn[evaluation.queueParty] = serveTurn
   }
 
+  /// The oldest waiting evaluation of the uid served longest ago, among the system evaluations
+  /// when any waits (they lead the queue), else among all.
   private func nextIndex() -> Int? {
     guard let first = waiting.first else { return nil }
-    if first.isSystem { return 0 }
     guard queuedByUID.count > 1 else { return 0 }
-    var chosen = first.client.peer.uid
-    var chosenServed = lastServedTurn[chosen] ?? -1
-    for uid in queuedByUID.keys {
-      let served = lastServedTurn[uid] ?? -1
+    let end =
+      first.isSystem ? (waiting.firstIndex { !$0.isSystem } ?? waiting.count) : waiting.count
+    var chosen = 0
+    var chosenServed = lastServedTurn[first.queueParty] ?? -1
+    for index in 1..<end {
+      let served = lastServedTurn[waiting[index].queueParty] ?? -1
       if served < chosenServed {
-        chosen = uid
+        chosen = index
         chosenServed = served
       }
     }
-    return waiting.firstIndex { $0.client.peer.uid == chosen }
+    return chosen
   }
 
   /// Books a queue slot (or its release) against the client and its uid.
   private mutating func count(_ evaluation: Evaluation, _ delta: Int) {
     evaluation.client.queuedCount += delta
-    let uid = evaluation.client.peer.uid
+    let uid = evaluation.queueParty
     let count = queuedByUID[uid, default: 0] + delta
     queuedByUID[uid] = count > 0 ? count : nil
   }
+}
+
+extension Evaluation {
+  /// The uid the queue's per-uid limit and fair order count this evaluation against: a system
+  /// evaluation's requester (root's PAM module names who ran sudo or su), else its client's uid.
+  var queueParty: UInt32 { system?.requester ?? client.peer.uid }
 }

@@ -292,4 +292,41 @@ import Testing
     _ = harness.face.script([.match(identity: "bob-face")], replace: true)
     #expect(await outcome(root, second)?.object?["sensor"] == "face")
   }
+
+  /// Hostile: alice runs sudo three times at once; bob's sudo, queued after them, runs next after
+  /// alice's first, not after all of hers (system evaluations take turns by requester).
+  @Test func oneUsersManySudosDoNotMakeAnotherUsersSudoWaitForThemAll() async {
+    let (harness, root) = await setUp()
+    let alices = [
+      await startSystem(root, user: Self.alice, requester: Self.alice),
+      await startSystem(root, user: Self.alice, requester: Self.alice),
+      await startSystem(root, user: Self.alice, requester: Self.alice),
+    ]
+    let bobs = await startSystem(root, user: Self.bob, requester: Self.bob)
+    #expect(alices.allSatisfy { $0.immediate == nil } && bobs.immediate == nil)
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    #expect(await outcome(root, alices[0])?.object?["sensor"] == "face")
+    await root.recorder.wait { messages in
+      messages.count {
+        if case .notification(Notification.started, _) = $0 { return true } else { return false }
+      } >= 2
+    }
+    let started = root.recorder.notifications(Notification.started).map { $0["id"] }
+    #expect(started.count >= 2 && started[1] == .int(bobs.tag), "started: \(started)")
+  }
+
+  /// Hostile: one user's sudos count against that user's MaxQueuePerUID (not root's exemption), so
+  /// they cannot fill the queue; another user's sudo is still queued.
+  @Test func oneUsersSudosAreHeldToThatUsersShareOfTheQueue() async {
+    let (_, root) = await setUp { $0.maxQueuePerUID = 2 }
+    var alices: [(tag: Int, immediate: Result<JSONValue, RPCError>?)] = []
+    for _ in 0..<3 {
+      alices.append(await startSystem(root, user: Self.alice, requester: Self.alice))
+    }
+    // The first runs, two wait; the next one of alice's would be a third waiting.
+    alices.append(await startSystem(root, user: Self.alice, requester: Self.alice))
+    #expect(alices[3].immediate?.code == .queueFull)
+    #expect(alices[3].immediate?.error?.data["limit"] == "MaxQueuePerUID")
+    #expect(await startSystem(root, user: Self.bob, requester: Self.bob).immediate == nil)
+  }
 }
