@@ -227,16 +227,21 @@ extension Broker {
   }
 
   /// A refused evaluation's error with its own requestID (a busy context's evaluation moves to
-  /// `inProgressRequestID`), logged with the client.
+  /// `inProgressRequestID`), logged with the client within the at-once log budget.
   private func refused(_ error: RPCError, requestID: String, client: ClientSession) -> RPCError {
     var error = error
     if let busy = error.data["requestID"], busy != .string(requestID) {
       error.data["inProgressRequestID"] = busy
     }
     error.data["requestID"] = .string(requestID)
-    log.notice(
-      "evaluation \(requestID) refused: \(error.code.name) (client pid \(client.peer.pid) uid \(client.peer.uid))"
-    )
+    // A refusal ends at once too: the same budget holds its line (AtOnceLogBudget).
+    let now = ContinuousClock.now
+    logSuppressedAtOnce(now: now)
+    if atOnceLogBudget.admit(uid: client.peer.uid, outcome: error.code.name, now: now) {
+      log.notice(
+        "evaluation \(requestID) refused: \(error.code.name) (client pid \(client.peer.pid) uid \(client.peer.uid))"
+      )
+    }
     return error
   }
 }

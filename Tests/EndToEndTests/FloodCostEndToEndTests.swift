@@ -9,10 +9,16 @@ import Testing
 /// runs below the event loop. Each flood is still answered in full, with its errors.
 @Suite(.serialized)
 struct FloodCostEndToEndTests {
-  /// Another user's evaluations that end at once (refused: nothing is enrolled for nobody): each
-  /// is refused with its error; past the budget they are counted in one entry. Needs root.
-  @Test("A flood of evaluations refused at once is answered in full and logged within a budget")
-  func refusedEvaluationsAreCountedPastTheLogBudget() throws {
+  /// Another user's evaluations that end at once: refused when they are evaluated (nothing is
+  /// enrolled for nobody; ` finished: ` lines) or before (an unknown context; ` refused: ` lines).
+  /// Each is answered with its error; past the budget they are counted in one entry. Needs root.
+  @Test(
+    "A flood of evaluations refused at once is answered in full and logged within a budget",
+    arguments: [
+      (#"{"policy":1,"localizedReason":"flood"}"#, " finished: "),
+      (#"{"policy":1,"localizedReason":"flood","context":"no-such-context"}"#, " refused: "),
+    ])
+  func refusedEvaluationsAreCountedPastTheLogBudget(params: String, ownLine: String) throws {
     try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(
       arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
@@ -23,7 +29,7 @@ struct FloodCostEndToEndTests {
       script: """
         import json, socket, sys, time
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); s.settimeout(10)
-        lines = b"".join(('{"jsonrpc":"2.0","id":%d,"method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"flood"}}\\n' % (i + 1)).encode() for i in range(200))
+        lines = b"".join(('{"jsonrpc":"2.0","id":%d,"method":"context.evaluatePolicy","params":\(params)}\\n' % (i + 1)).encode() for i in range(200))
         s.sendall(lines)
         data, answers, errors, names = b"", 0, 0, set()
         while answers < 200:
@@ -53,7 +59,7 @@ struct FloodCostEndToEndTests {
       daemon.waitForLog(containing: "uid 65534: \(200 - limit) more evaluations ended at once"),
       "\(daemon.log())")
     let ownLines = daemon.log().split(separator: "\n").filter {
-      $0.contains(" finished: ") && $0.contains("uid 65534)")
+      $0.contains(ownLine) && $0.contains("uid 65534)")
     }
     #expect(ownLines.count == limit, "one line each for the first \(limit) only")
     // The daemon still serves, and logs, everyone else.
