@@ -8,11 +8,13 @@ extension Broker {
     sensors.drivers.first { $0.kind.isBiometric && $0.availableNow }
   }
 
-  /// That sensor with its state for `owner`, read once (canEvaluatePolicy is a hot path).
-  func biometricSensorState(owner: UInt32) -> (driver: any SensorDriver, state: SensorState)? {
+  /// That sensor with its readiness for `owner`, read once (canEvaluatePolicy is a hot path).
+  func biometricSensorReadiness(owner: UInt32) -> (
+    driver: any SensorDriver, readiness: SensorReadiness
+  )? {
     for driver in sensors.drivers where driver.kind.isBiometric {
-      let state = driver.state(for: owner)
-      if state.available { return (driver, state) }
+      let readiness = driver.readiness(for: owner)
+      if readiness.available { return (driver, readiness) }
     }
     return nil
   }
@@ -33,20 +35,20 @@ extension Broker {
   func biometryAvailability(owner: UInt32, needsPasscode: Bool = true) -> Result<
     any SensorDriver, ErrorCode
   > {
-    guard let (sensor, state) = biometricSensorState(owner: owner) else {
+    guard let (sensor, readiness) = biometricSensorReadiness(owner: owner) else {
       // A removable accessory that is configured but not available has not been paired.
       let unpaired = sensors.drivers.contains {
-        $0.kind.isBiometric && $0.state(for: owner).removable
+        $0.kind.isBiometric && $0.readiness(for: owner).removable
       }
       return .failure(unpaired ? .biometryNotPaired : .biometryNotAvailable)
     }
-    if !state.connected {
-      return .failure(state.removable ? .biometryDisconnected : .biometryNotAvailable)
+    if !readiness.connected {
+      return .failure(readiness.removable ? .biometryDisconnected : .biometryNotAvailable)
     }
-    let person = ownerState(owner)
-    if needsPasscode && person.passcode == nil { return .failure(.passcodeNotSet) }
-    if state.enrolled.isEmpty { return .failure(.biometryNotEnrolled) }
-    if person.biometryLockedOut { return .failure(.biometryLockout) }
+    let standing = owners.standing(owner)
+    if needsPasscode && !standing.hasPasscode { return .failure(.passcodeNotSet) }
+    if !readiness.enrolled { return .failure(.biometryNotEnrolled) }
+    if standing.biometryLockedOut { return .failure(.biometryLockout) }
     return .success(sensor)
   }
 

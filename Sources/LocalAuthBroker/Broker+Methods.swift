@@ -138,8 +138,9 @@ extension Broker {
     }
   }
 
-  /// `{"canEvaluate": true, "biometryType": …}`, made once per biometry type: the hot path's usual
-  /// answer is shared, not built (its members array was an allocation and a release a request).
+  /// `{"canEvaluate": true, "biometryType": …}`, made and encoded once per biometry type: the hot
+  /// path's usual answer is shared, not built (its members array was an allocation and a release a
+  /// request) and not encoded again (~1,500 instructions a request).
   private func canEvaluateYes(_ type: BiometryType) -> JSONValue {
     switch type {
     case .none: canEvaluateAnswers[0]
@@ -246,7 +247,8 @@ extension Broker {
   }
 }
 
-/// The shared `canEvaluate: true` answers, in `BiometryType` order (`Broker.canEvaluateYes`).
+/// The shared `canEvaluate: true` answers, in `BiometryType` order (`Broker.canEvaluateYes`), each
+/// with its encoding kept: writing one is a copy.
 private let canEvaluateAnswers: [JSONValue] = [BiometryType.none, .touchID, .faceID, .opticID].map {
-  ["canEvaluate": true, "biometryType": .string($0.rawValue)]
+  .object(.kept(["canEvaluate": true, "biometryType": .string($0.rawValue)]))
 }

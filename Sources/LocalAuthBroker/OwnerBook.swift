@@ -15,6 +15,14 @@ struct OwnerBook {
   /// An owner's state; a fresh one for an account never seen.
   subscript(uid: UInt32) -> OwnerState { states[uid] ?? OwnerState(uid: uid) }
 
+  /// Whether `uid` has a passcode and whether its biometry is locked out, read in place (the
+  /// availability check's two facts, without copying the state).
+  func standing(_ uid: UInt32) -> (hasPasscode: Bool, biometryLockedOut: Bool) {
+    guard let index = states.index(forKey: uid) else { return (false, false) }
+    let state = states.values[index]
+    return (state.passcode != nil, state.biometryLockedOut)
+  }
+
   /// Changes an owner's state; returns the new state when it changed (to be persisted), nil when
   /// the change left it as it was.
   mutating func update(_ uid: UInt32, _ change: (inout OwnerState) -> Void) -> OwnerState? {

@@ -112,10 +112,29 @@ public struct JSONMember: Sendable, Hashable {
 /// A JSON object that keeps its members in order (encoding is deterministic and readable).
 public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   /// The members in order.
-  public var members: [JSONMember]
+  public var members: [JSONMember] {
+    didSet { encoded = nil }
+  }
+  /// The members' compact encoding, kept by `JSONObject.kept(_:)` for an answer many requests
+  /// share (`JSONWriter` copies it instead of writing the members again). Any change forgets it.
+  private(set) var encoded: [UInt8]?
 
   /// An object with the given members.
   public init(_ members: [JSONMember] = []) { self.members = members }
+
+  /// `object` with its compact encoding made now and kept: for a value written many times
+  /// unchanged, such as a shared answer (the request path's budget is docs/performance.md's).
+  public static func kept(_ object: JSONObject) -> JSONObject {
+    var kept = object
+    kept.encoded = JSONWriter.encode(.object(object))
+    return kept
+  }
+
+  /// Objects are equal when their members are (the kept encoding is not part of the value).
+  public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.members == rhs.members }
+
+  /// Hashes the members.
+  public func hash(into hasher: inout Hasher) { hasher.combine(members) }
 
   /// An object from a literal; `nil` values are left out.
   public init(dictionaryLiteral elements: (String, JSONValue?)...) {
@@ -135,7 +154,12 @@ public struct JSONObject: Sendable, Hashable, ExpressibleByDictionaryLiteral {
   /// The value of the first member with this name; setting replaces it or appends, `nil` removes it.
   public subscript(key: String) -> JSONValue? {
     get {
-      for member in members where member.key == key { return member.value }
+      // Names of another length are passed over without comparing them as strings (reading a
+      // string's length is cheap; comparing two different strings is not).
+      let count = key.utf8.count
+      for member in members where member.key.utf8.count == count && member.key == key {
+        return member.value
+      }
       return nil
     }
     set {

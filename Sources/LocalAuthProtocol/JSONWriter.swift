@@ -42,6 +42,10 @@ public struct JSONWriter {
       }
       bytes.append(UInt8(ascii: "]"))
     case .object(let object):
+      if let encoded = object.encoded {
+        bytes.append(contentsOf: encoded)
+        return
+      }
       bytes.append(UInt8(ascii: "{"))
       for (i, member) in object.members.enumerated() {
         if i > 0 { bytes.append(UInt8(ascii: ",")) }

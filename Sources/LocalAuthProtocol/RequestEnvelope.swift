@@ -8,8 +8,9 @@ import Glibc
 /// escapes or given twice, an envelope `decodeRequest` would refuse — gives nil, and the frame goes
 /// the general way, which decides it exactly as before.
 extension JSONParser {
-  /// The request a frame holds when it is one plain, valid request; nil otherwise.
-  static func plainRequest(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> RPCRequest? {
+  /// The request a frame holds when it is one plain, valid request; nil otherwise (then
+  /// `IncomingFrame.decodeInGeneral` decides the frame).
+  public static func plainRequest(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> RPCRequest? {
     var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
     do throws(JSONParseError) {
       return try scanner.plainRequest()

@@ -22,6 +22,9 @@ public protocol SensorDriver: DriverLifecycle {
   /// `state(for: 0).available` without the rest of the snapshot (the biometry type, read on every
   /// canEvaluatePolicy). The default takes the snapshot.
   var availableNow: Bool { get }
+  /// `state(for: owner)` as far as availability goes, without copying names or identities (read on
+  /// every canEvaluatePolicy). The default takes the snapshot.
+  func readiness(for owner: UInt32) -> SensorReadiness
   /// Waits for one presentation by `request.owner` and reports what was seen. Runs on the caller's executor.
   nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
   /// Enrolls an identity for `owner` (an administrator action); returns that owner's enrolled identities.
@@ -33,6 +36,11 @@ public protocol SensorDriver: DriverLifecycle {
 extension SensorDriver {
   /// `state(for: 0).available`.
   public var availableNow: Bool { state(for: 0).available }
+
+  /// `SensorReadiness(state(for: owner))`.
+  public func readiness(for owner: UInt32) -> SensorReadiness {
+    SensorReadiness(state(for: owner))
+  }
 }
 
 /// How the daemon leads a driver's life (docs/drivers.md, "A driver's life"): it builds the driver

@@ -63,6 +63,34 @@ public struct SensorState: Sendable, Equatable {
   }
 }
 
+/// What decides whether a sensor can be used for an owner now: `SensorState` without its name and
+/// identities, so reading it copies nothing (`SensorDriver.readiness(for:)`). Immutable value.
+public struct SensorReadiness: Sendable, Equatable {
+  /// Whether the hardware is present and usable.
+  public var available: Bool
+  /// Whether a removable sensor is connected.
+  public var connected: Bool
+  /// Whether the sensor is removable.
+  public var removable: Bool
+  /// Whether the owner has at least one identity enrolled.
+  public var enrolled: Bool
+
+  /// The readiness a snapshot shows.
+  public init(_ state: SensorState) {
+    self.init(
+      available: state.available, connected: state.connected, removable: state.removable,
+      enrolled: !state.enrolled.isEmpty)
+  }
+
+  /// A readiness.
+  public init(available: Bool, connected: Bool, removable: Bool, enrolled: Bool) {
+    self.available = available
+    self.connected = connected
+    self.removable = removable
+    self.enrolled = enrolled
+  }
+}
+
 /// One enrolled identity; the serial changes when the same identity is enrolled again, as a new template would.
 public struct Enrollment: Sendable, Equatable {
   /// The identity's name.

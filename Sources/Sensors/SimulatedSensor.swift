@@ -100,6 +100,15 @@ public final class SimulatedSensor: ScriptableSensor {
     }
   }
 
+  /// `state(for:)`'s readiness: one lock, nothing copied.
+  public func readiness(for owner: UInt32) -> SensorReadiness {
+    storage.withLock { s in
+      SensorReadiness(
+        available: s.available && !s.stopped, connected: s.connected, removable: s.removable,
+        enrolled: s.enrolled[owner]?.isEmpty == false)
+    }
+  }
+
   /// `state(for:)`'s `available`: one lock, no snapshot.
   public var availableNow: Bool { storage.withLock { $0.available && !$0.stopped } }
 

@@ -17,6 +17,19 @@ import Testing
     #expect(book[2000] == OwnerState(uid: 2000))
   }
 
+  @Test func standingReadsThePasscodeAndTheLockoutOfThatOwnerOnly() {
+    var book = OwnerBook()
+    #expect(book.standing(1000) == (false, false))
+    _ = book.update(1000) { $0.passcode = .configured(Array("1234".utf8)) }
+    #expect(book.standing(1000) == (true, false))
+    _ = book.update(1000) { $0.biometryLockedOut = true }
+    #expect(book.standing(1000) == (true, true))
+    _ = book.update(2000) { $0.biometryLockedOut = true }
+    #expect(book.standing(2000) == (false, true))
+    _ = book.update(1000) { $0.passcodeSucceeded() }
+    #expect(book.standing(1000) == (true, false))
+  }
+
   @Test func oneChangeAndOneGuessAtATimePerUid() {
     var book = OwnerBook()
     let first = book.beginPasscodeChange(by: 1000)

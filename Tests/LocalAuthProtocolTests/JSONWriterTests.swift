@@ -185,3 +185,36 @@ struct JSONValueTests {
     #expect(literal.members.map(\.key) == ["x", "y"])
   }
 }
+
+/// `JSONObject.kept`: a shared answer's encoding is made once, and is never out of date.
+@Suite("JSONObject.kept")
+struct KeptEncodingTests {
+  @Test("a kept object is written as the same bytes, and equals and hashes as the plain object")
+  func keptIsWrittenAsThePlainObject() {
+    let plain: JSONObject = ["canEvaluate": true, "biometryType": "touchID", "nested": ["a": [1, "\""]]]
+    let kept = JSONObject.kept(plain)
+    #expect(JSONWriter.encode(.object(kept)) == JSONWriter.encode(.object(plain)))
+    #expect(kept == plain)
+    #expect(Set([JSONValue.object(kept), .object(plain)]).count == 1)
+    let answer: JSONValue = ["result": .object(kept), "after": 1]
+    #expect(
+      JSONWriter.string(answer)
+        == #"{"result":{"canEvaluate":true,"biometryType":"touchID","nested":{"a":[1,"\""]}},"after":1}"#)
+  }
+
+  @Test("a kept object that is changed is written as it is now")
+  func aChangedKeptObjectIsWrittenAfresh() {
+    var object = JSONObject.kept(["a": 1])
+    object["b"] = 2
+    #expect(JSONWriter.string(.object(object)) == #"{"a":1,"b":2}"#)
+    object = .kept(["a": 1])
+    object["a"] = nil
+    #expect(JSONWriter.string(.object(object)) == "{}")
+    object = .kept(["a": 1])
+    object.members[0].value = "changed"
+    #expect(JSONWriter.string(.object(object)) == #"{"a":"changed"}"#)
+    object = .kept(["a": 1])
+    object.members.append(JSONMember("c", .null))
+    #expect(JSONWriter.string(.object(object)) == #"{"a":1,"c":null}"#)
+  }
+}

@@ -14,12 +14,19 @@ func checkConformance(
   #expect(state.name == driver.name, sourceLocation: sourceLocation)
   #expect(state.kind == driver.kind, sourceLocation: sourceLocation)
   #expect(driver.state(for: 0) == state, sourceLocation: sourceLocation)
+  // readiness(for:) is the snapshot's availability, for every owner.
+  for owner: UInt32 in [0, 4242] {
+    #expect(
+      driver.readiness(for: owner) == SensorReadiness(driver.state(for: owner)),
+      sourceLocation: sourceLocation)
+  }
 
   // Enrollment changes are visible in the next state(for:), for that owner only.
   let enrolled = driver.enroll("conformance-1", for: 0)
   #expect(enrolled.contains("conformance-1"), sourceLocation: sourceLocation)
   #expect(
     driver.state(for: 0).enrolled.map(\.identity) == enrolled, sourceLocation: sourceLocation)
+  #expect(driver.readiness(for: 0).enrolled, sourceLocation: sourceLocation)
   #expect(
     !driver.state(for: 4242).enrolled.map(\.identity).contains("conformance-1"),
     "another owner sees the enrollment", sourceLocation: sourceLocation)

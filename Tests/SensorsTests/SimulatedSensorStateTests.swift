@@ -108,6 +108,31 @@ struct SimulatedSensorStateTests {
     _ = sensor.enroll("erin")
     #expect(try await sensor.capture(captureRequest()) == .match(identity: "erin"))
   }
+
+  @Test("readiness(for:) says what state(for:) says, in every state and for each owner")
+  func readinessAgreesWithTheSnapshot() {
+    let (sensor, _) = makeSensor(enrolled: ["alice"], removable: true)
+    func agrees(_ note: Comment) {
+      for owner: UInt32 in [0, 1000] {
+        #expect(
+          sensor.readiness(for: owner) == SensorReadiness(sensor.state(for: owner)), note)
+      }
+    }
+    agrees("at setup")
+    #expect(sensor.readiness(for: 0).enrolled && !sensor.readiness(for: 1000).enrolled)
+    _ = sensor.script(script("DISCONNECT"), replace: true)
+    agrees("disconnected")
+    #expect(!sensor.readiness(for: 0).connected && sensor.readiness(for: 0).removable)
+    _ = sensor.script(script("CONNECT", "UNENROLL alice"), replace: true)
+    agrees("nothing enrolled")
+    #expect(!sensor.readiness(for: 0).enrolled && sensor.readiness(for: 0).connected)
+    _ = sensor.enroll("bob", for: 1000)
+    agrees("another owner enrolled")
+    #expect(sensor.readiness(for: 1000).enrolled)
+    sensor.stop()
+    agrees("stopped")
+    #expect(!sensor.readiness(for: 0).available)
+  }
 }
 
 /// `SensorRegistry` and `SensorKind`.
