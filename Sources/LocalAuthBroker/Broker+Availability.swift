@@ -2,16 +2,18 @@ import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
+/// The first available biometric sensor and its readiness for one owner.
+typealias BiometricReading = (driver: any SensorDriver, readiness: SensorReadiness)
+
 extension Broker {
   /// The biometric sensor evaluations use: the first one configured as available.
   var biometricSensor: (any SensorDriver)? {
     sensors.drivers.first { $0.kind.isBiometric && $0.availableNow }
   }
 
-  /// That sensor with its readiness for `owner`, read once (canEvaluatePolicy is a hot path).
-  func biometricSensorReadiness(owner: UInt32) -> (
-    driver: any SensorDriver, readiness: SensorReadiness
-  )? {
+  /// That sensor with its readiness for `owner`, read once (canEvaluatePolicy is a hot path: its
+  /// biometry type and its availability both come from this one reading).
+  func biometricSensorReadiness(owner: UInt32) -> BiometricReading? {
     for driver in sensors.drivers where driver.kind.isBiometric {
       let readiness = driver.readiness(for: owner)
       if readiness.available { return (driver, readiness) }
@@ -20,8 +22,11 @@ extension Broker {
   }
 
   /// The kind of biometry offered (LAContext.biometryType): none without biometric hardware.
-  var biometryType: BiometryType {
-    switch biometricSensor?.kind {
+  var biometryType: BiometryType { Self.biometryType(of: biometricSensor) }
+
+  /// The kind of biometry `driver` offers; none for no driver.
+  static func biometryType(of driver: (any SensorDriver)?) -> BiometryType {
+    switch driver?.kind {
     case .faceID?: .faceID
     case .touchID?: .touchID
     case .opticID?: .opticID
@@ -35,7 +40,15 @@ extension Broker {
   func biometryAvailability(owner: UInt32, needsPasscode: Bool = true) -> Result<
     any SensorDriver, ErrorCode
   > {
-    guard let (sensor, readiness) = biometricSensorReadiness(owner: owner) else {
+    biometryAvailability(
+      owner: owner, needsPasscode: needsPasscode, reading: biometricSensorReadiness(owner: owner))
+  }
+
+  /// `biometryAvailability(owner:needsPasscode:)` from a reading already taken.
+  func biometryAvailability(owner: UInt32, needsPasscode: Bool = true, reading: BiometricReading?)
+    -> Result<any SensorDriver, ErrorCode>
+  {
+    guard let (sensor, readiness) = reading else {
       // A removable accessory that is configured but not available has not been paired.
       let unpaired = sensors.drivers.contains {
         $0.kind.isBiometric && $0.readiness(for: owner).removable
@@ -91,15 +104,22 @@ extension Broker {
 
   /// canEvaluatePolicy: whether the policy could be evaluated now for `owner`. Never prompts.
   func availability(of policy: Policy, owner: UInt32) -> Result<Void, ErrorCode> {
+    availability(of: policy, owner: owner, biometric: biometricSensorReadiness(owner: owner))
+  }
+
+  /// `availability(of:owner:)`, with `biometricSensorReadiness(owner:)` read by the caller.
+  func availability(of policy: Policy, owner: UInt32, biometric: BiometricReading?) -> Result<
+    Void, ErrorCode
+  > {
     switch policy {
     case .deviceOwnerAuthenticationWithBiometrics:
-      return biometryAvailability(owner: owner).map { _ in () }
+      return biometryAvailability(owner: owner, reading: biometric).map { _ in () }
     case .deviceOwnerAuthentication:
       return passcodeAvailability(owner: owner).map { _ in () }
     case .deviceOwnerAuthenticationWithCompanion, .deviceOwnerAuthenticationWithWristDetection:
       return companionAvailability(owner: owner).map { _ in () }
     case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
-      let biometry = biometryAvailability(owner: owner)
+      let biometry = biometryAvailability(owner: owner, reading: biometric)
       if case .success = biometry { return .success(()) }
       if case .success = companionAvailability(owner: owner) { return .success(()) }
       return biometry.map { _ in () }

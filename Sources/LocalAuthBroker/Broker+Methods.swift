@@ -117,7 +117,8 @@ extension Broker {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
-    let type = biometryType
+    let biometric = biometricSensorReadiness(owner: owner)
+    let type = Self.biometryType(of: biometric?.driver)
     let biometry = JSONValue.string(type.rawValue)
     if let id = try params.context(), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
@@ -131,7 +132,7 @@ extension Broker {
         "biometryType": biometry,
       ]
     }
-    switch availability(of: policy, owner: owner) {
+    switch availability(of: policy, owner: owner, biometric: biometric) {
     case .success: return canEvaluateYes(type)
     case .failure(let code):
       return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]

@@ -32,7 +32,7 @@ public struct JSONWriter {
     switch value {
     case .null: raw("null")
     case .bool(let b): raw(b ? "true" : "false")
-    case .number(let n): bytes.append(contentsOf: n.literal.utf8)
+    case .number(let n): write(number: n)
     case .string(let s): write(string: s)
     case .array(let elements):
       bytes.append(UInt8(ascii: "["))
@@ -54,6 +54,51 @@ public struct JSONWriter {
         write(member.value)
       }
       bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// Appends a request id as JSON, without making a `JSONValue` of it.
+  public mutating func write(id: RequestID) {
+    switch id {
+    case .number(let n): write(number: n)
+    case .string(let s): write(string: s)
+    case .null: raw("null")
+    }
+  }
+
+  /// Appends a number's literal (one copy of its UTF-8 bytes).
+  private mutating func write(number: JSONNumber) {
+    var literal = number.literal
+    literal.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// Appends `{"jsonrpc":"2.0","id":ID,"result":RESULT}` for a number id and a result whose
+  /// encoding is kept (`JSONObject.kept`): the pieces are put together on the stack and appended
+  /// at once (each append to an array costs ~100 instructions; the request path's budget is
+  /// docs/performance.md's).
+  mutating func appendResponse(id: JSONNumber, keptResult: [UInt8]) {
+    let head: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":"
+    let middle: StaticString = ",\"result\":"
+    var literal = id.literal
+    literal.withUTF8 { idBytes in
+      keptResult.withUnsafeBufferPointer { result in
+        let total =
+          head.utf8CodeUnitCount + idBytes.count + middle.utf8CodeUnitCount + result.count + 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { line in
+          var at = line.baseAddress!
+          func put(_ source: UnsafePointer<UInt8>?, _ count: Int) {
+            guard count > 0, let source else { return }
+            at.initialize(from: source, count: count)
+            at += count
+          }
+          put(head.utf8Start, head.utf8CodeUnitCount)
+          put(idBytes.baseAddress, idBytes.count)
+          put(middle.utf8Start, middle.utf8CodeUnitCount)
+          put(result.baseAddress, result.count)
+          at.initialize(to: UInt8(ascii: "}"))
+          bytes.append(contentsOf: UnsafeBufferPointer(line))
+        }
+      }
     }
   }
 

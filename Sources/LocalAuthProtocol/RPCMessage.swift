@@ -264,8 +264,12 @@ public enum RPCEncoder {
 
   /// Writes a success response object (no newline).
   public static func write(result: JSONValue, id: RequestID, into writer: inout JSONWriter) {
+    if case .object(let object) = result, let encoded = object.encoded, case .number(let n) = id {
+      writer.appendResponse(id: n, keptResult: encoded)
+      return
+    }
     writer.raw("{\"jsonrpc\":\"2.0\",\"id\":")
-    writer.write(id.json)
+    writer.write(id: id)
     writer.raw(",\"result\":")
     writer.write(result)
     writer.raw("}")
@@ -274,7 +278,7 @@ public enum RPCEncoder {
   /// Writes an error response object (no newline).
   public static func write(error: RPCError, id: RequestID, into writer: inout JSONWriter) {
     writer.raw("{\"jsonrpc\":\"2.0\",\"id\":")
-    writer.write(id.json)
+    writer.write(id: id)
     writer.raw(",\"error\":")
     writer.write(error.json)
     writer.raw("}")

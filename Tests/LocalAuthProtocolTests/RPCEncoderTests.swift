@@ -66,6 +66,25 @@ struct RPCEncoderTests {
     )
   }
 
+  @Test(
+    "a kept result is written as the same response as the plain result, for every kind of id",
+    arguments: [
+      RequestID.int(1), .int(-7), .number(JSONNumber(validatedLiteral: "1e400")),
+      .number(JSONNumber(validatedLiteral: "123456789012345678901234567890")), .string("a\"b"),
+      .null,
+    ])
+  func keptResultIsWrittenAsThePlainOne(_ id: RequestID) {
+    let plain: JSONObject = ["canEvaluate": true, "biometryType": "faceID"]
+    var kept = JSONWriter(appendingTo: Array("prefix".utf8))
+    RPCEncoder.write(result: .object(.kept(plain)), id: id, into: &kept)
+    var written = JSONWriter(appendingTo: Array("prefix".utf8))
+    RPCEncoder.write(result: .object(plain), id: id, into: &written)
+    #expect(kept.bytes == written.bytes)
+    #expect(
+      String(decoding: kept.bytes, as: UTF8.self)
+        == #"prefix{"jsonrpc":"2.0","id":\#(id),"result":{"canEvaluate":true,"biometryType":"faceID"}}"#)
+  }
+
   @Test("write(result:) and write(error:) append without a newline")
   func writeInto() throws {
     var writer = JSONWriter()
