@@ -92,18 +92,10 @@ extension Scanner {
   /// (a literal: nothing allocated, copied or freed, and the route lookup compares equal storage);
   /// anything else is parsed as any value is.
   private mutating func methodName() throws(JSONParseError) -> JSONValue {
-    let start = index + 1
-    // The closing quote is looked for only as far as the longest name reaches (a long string is
-    // scanned once, by `value`).
-    let reach = min(bytes.count, start + KnownMethodNames.longest + 1)
-    if index < bytes.count, bytes[index] == UInt8(ascii: "\""), start <= reach,
-      let end = bytes[start..<reach].firstIndex(of: UInt8(ascii: "\"")),
-      let name = KnownMethodNames.name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-    {
-      index = end + 1
-      return .string(name)
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      return try value(depth: 1)
     }
-    return try value(depth: 1)
+    return .string(try knownString(.methods))
   }
 
   /// Whether the value at `index` is the string `"2.0"`, spelled plainly.
@@ -158,30 +150,86 @@ extension Scanner {
   }
 }
 
-/// The protocol's method names by length in UTF-8 bytes, for `Scanner.methodName`. A name holds no
-/// quote, backslash or control character, so bytes equal to one up to the next quote are that
-/// string exactly as the general parser would read it. Immutable once built.
-enum KnownMethodNames {
-  private static let byLength: [[String]] = {
-    var buckets: [[String]] = []
-    for name in MethodRegistry.methodNames {
-      let length = name.utf8.count
-      while buckets.count <= length { buckets.append([]) }
-      buckets[length].append(name)
+/// Strings the request path reads again and again (the protocol's method names, the context
+/// methods' member names): bytes equal to one of them are read as that string, a literal, so
+/// nothing is allocated, copied or validated (`Scanner.methodName`, `Scanner.knownString`). A name
+/// holds no quote, backslash or control character, so bytes equal to one up to the next quote are
+/// that string exactly as the general parser would read it.
+///
+/// Its tables are plain memory, made once and kept for the life of the process (the two tables are
+/// `static let`s): a lookup reads them without retaining anything. Immutable once built.
+final class KnownNames: @unchecked Sendable {
+  /// Every name's UTF-8 bytes, back to back, shortest names first.
+  private let utf8: UnsafeMutableBufferPointer<UInt8>
+  /// Where each name's bytes start in `utf8`, in the same order.
+  private let starts: UnsafeMutableBufferPointer<Int>
+  /// `firstOfLength[n]..<firstOfLength[n + 1]`: the names of n bytes.
+  private let firstOfLength: UnsafeMutableBufferPointer<Int>
+  /// The names, in the same order.
+  private let names: [String]
+
+  /// A table of these names.
+  init(_ names: [String]) {
+    let sorted = names.sorted { $0.utf8.count < $1.utf8.count }
+    let longest = sorted.last?.utf8.count ?? 0
+    utf8 = .allocate(capacity: max(1, sorted.reduce(0) { $0 + $1.utf8.count }))
+    starts = .allocate(capacity: max(1, sorted.count))
+    firstOfLength = .allocate(capacity: longest + 2)
+    var at = 0
+    var next = 0
+    for length in 0...(longest + 1) {
+      firstOfLength[length] = next
+      while next < sorted.count, sorted[next].utf8.count == length {
+        starts[next] = at
+        for byte in sorted[next].utf8 {
+          utf8[at] = byte
+          at += 1
+        }
+        next += 1
+      }
     }
-    return buckets
-  }()
+    self.names = sorted
+  }
+
+  /// The protocol's method names (`MethodRegistry`).
+  static let methods = KnownNames(MethodRegistry.methodNames)
+
+  /// The member names of the context methods' params (ContextRequests.swift: the requests sent
+  /// most); any other name is read as any string is.
+  static let members = KnownNames([
+    "policy", "context", "user", "requester", "localizedReason", "requestID",
+  ])
 
   /// The length of the longest name.
-  static var longest: Int { byLength.count - 1 }
+  var longest: Int { firstOfLength.count - 2 }
 
-  /// The registry's string equal to `bytes`, or nil.
-  static func name(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    guard bytes.count < byLength.count, let base = bytes.baseAddress else { return nil }
-    for var name in byLength[bytes.count] {
-      let equal = name.withUTF8 { utf8 in memcmp(utf8.baseAddress!, base, bytes.count) == 0 }
-      if equal { return name }
+  /// The known string equal to `bytes`, or nil.
+  func name(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    let count = bytes.count
+    guard count <= longest, let base = bytes.baseAddress, let table = utf8.baseAddress else {
+      return nil
+    }
+    for index in firstOfLength[count]..<firstOfLength[count + 1]
+    where memcmp(table + starts[index], base, count) == 0 {
+      return names[index]
     }
     return nil
+  }
+}
+
+extension Scanner {
+  /// The string at the quote at `index`, read as a known name when it is one (`KnownNames`) and
+  /// as any string otherwise. The closing quote is looked for only as far as the longest name
+  /// reaches (a long string is scanned once, by `string`).
+  mutating func knownString(_ names: KnownNames) throws(JSONParseError) -> String {
+    let start = index + 1
+    let reach = min(bytes.count, start + names.longest + 1)
+    if start <= reach, let end = bytes[start..<reach].firstIndex(of: UInt8(ascii: "\"")),
+      let name = names.name(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    {
+      index = end + 1
+      return name
+    }
+    return try string()
   }
 }

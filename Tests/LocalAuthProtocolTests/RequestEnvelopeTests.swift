@@ -98,3 +98,42 @@ struct RequestEnvelopeTests {
     }
   }
 }
+
+/// `KnownNames` and the parser's shortcuts for known names and single digits: what they read is
+/// what a plain reading of the bytes gives.
+@Suite("KnownNames")
+struct KnownNamesTests {
+  @Test("every name is found by its bytes, and nothing else is")
+  func everyNameIsFoundAndNothingElse() {
+    let names = ["policy", "user", "context", "userX", "a"]
+    let table = KnownNames(names)
+    #expect(table.longest == 7)
+    for name in names + MethodRegistry.methodNames {
+      let known = name.utf8.count <= 7 ? table : KnownNames.methods
+      let found = Array(name.utf8).withUnsafeBufferPointer { known.name($0) }
+      #expect(found == name)
+    }
+    for other in ["", "polic", "policyy", "Policy", "usex", "contexts", "b"] {
+      #expect(Array(other.utf8).withUnsafeBufferPointer { table.name($0) } == nil, "\(other)")
+    }
+    #expect(KnownNames([]).name(UnsafeBufferPointer(start: nil, count: 0)) == nil)
+  }
+
+  @Test("member names, known or not, escaped or not, and digits read as their plain text")
+  func membersAndDigitsReadAsTheirText() throws {
+    let frame =
+      #"{"policy":1,"pol\u0069cy":2,"policyX":3,"contex":4,"user":"u","requester\"":5,"#
+      + #""context":0,"requestID":9,"n":-1,"m":10,"localizedReason":[7,8]}"#
+    let object = try #require(try JSONParser.parse(Array(frame.utf8)).objectValue)
+    #expect(
+      object.members.map(\.key) == [
+        "policy", "policy", "policyX", "contex", "user", "requester\"", "context", "requestID", "n",
+        "m", "localizedReason",
+      ])
+    #expect(
+      object.members.map { JSONWriter.string($0.value) } == [
+        "1", "2", "3", "4", #""u""#, "5", "0", "9", "-1", "10", "[7,8]",
+      ])
+    #expect(object.members.compactMap(\.value.intValue) == [1, 2, 3, 4, 5, 0, 9, -1, 10])
+  }
+}
