@@ -67,6 +67,9 @@ struct Scanner {
   let maxDepth: Int
   let replacesUnpairedSurrogates: Bool
   var index = 0
+  /// Empty member storage the next object may take instead of allocating its own (the request
+  /// path hands back each request's params storage: `JSONParser.plainRequest(buffer:maxDepth:reusing:)`).
+  var spareMembers: [JSONMember] = []
 
   init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, replacesUnpairedSurrogates: Bool = false) {
     self.bytes = bytes
@@ -138,8 +141,12 @@ struct Scanner {
       index += 1
       return .object(JSONObject(members))
     }
-    // Requests and their params have a handful of members: one allocation instead of regrowing.
-    members.reserveCapacity(4)
+    if spareMembers.capacity > 0 {
+      swap(&members, &spareMembers)
+    } else {
+      // Requests and their params have a handful of members: one allocation instead of regrowing.
+      members.reserveCapacity(4)
+    }
     while true {
       skipWhitespace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {

@@ -11,7 +11,21 @@ extension JSONParser {
   /// The request a frame holds when it is one plain, valid request; nil otherwise (then
   /// `IncomingFrame.decodeInGeneral` decides the frame).
   public static func plainRequest(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> RPCRequest? {
+    var none: [JSONMember] = []
+    return plainRequest(buffer: buffer, maxDepth: maxDepth, reusing: &none)
+  }
+
+  /// `plainRequest(buffer:maxDepth:)`, whose first object (the params, as requests are sent) takes
+  /// the storage of `spare`, an empty array, instead of allocating its own: the request path
+  /// hands back each answered request's params storage (an allocation and a free a request less).
+  /// `spare` is left as it was when no object took it.
+  public static func plainRequest(
+    buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, reusing spare: inout [JSONMember]
+  ) -> RPCRequest? {
+    if !spare.isEmpty { spare.removeAll(keepingCapacity: true) }
     var scanner = Scanner(bytes: buffer, maxDepth: maxDepth)
+    swap(&scanner.spareMembers, &spare)
+    defer { swap(&scanner.spareMembers, &spare) }
     do throws(JSONParseError) {
       return try scanner.plainRequest()
     } catch {

@@ -8,6 +8,9 @@ import Sensors
 struct RequestDispatcher {
   let broker: Broker
 
+  /// Params storage kept for the next request holds at most this many members.
+  static let spareMembersCapacity = 16
+
   func handle(_ frame: LineFramer.FrameView, on connection: Connection) {
     switch frame {
     case .tooLarge:
@@ -20,11 +23,25 @@ struct RequestDispatcher {
       // The common frame, one plain request, goes straight to the broker: wrapping it in an
       // `IncomingFrame` only to take it out again copied and released it twice (~1,000
       // instructions a request; docs/performance.md).
-      if let request = JSONParser.plainRequest(buffer: bytes, maxDepth: JSONParser.defaultMaxDepth)
+      let server = connection.server
+      var spare: [JSONMember] = []
+      swap(&spare, &server.spareMembers)
+      if var request = JSONParser.plainRequest(
+        buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
+        // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
+        // serves the next request (a handler that kept the params keeps its own storage).
+        spare = request.params.members
+        request.params = JSONObject()
+        if spare.capacity <= Self.spareMembersCapacity {
+          // Member by member: cheaper than `removeAll(keepingCapacity:)` for a handful.
+          while spare.popLast() != nil {}
+          swap(&spare, &server.spareMembers)
+        }
         return
       }
+      swap(&spare, &server.spareMembers)
       switch IncomingFrame.decodeInGeneral(buffer: bytes, maxDepth: JSONParser.defaultMaxDepth) {
       case .single(let decoded):
         handleSingle(decoded, on: connection)

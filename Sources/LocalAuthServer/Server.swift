@@ -60,6 +60,9 @@ public final class Server: Sendable {
     /// Output buffers not in use: a connection borrows one when it has answers to send and returns
     /// it once they are sent, so idle connections hold no buffer and busy ones allocate none.
     var spareOutputBuffers: [[UInt8]] = []
+    /// The params storage of the last answered request, emptied, for the next request's params
+    /// (`RequestDispatcher`).
+    var spareMembers: [JSONMember] = []
     /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
     var onClientCountChange: ((Int) -> Void)?
   }
@@ -75,6 +78,11 @@ public final class Server: Sendable {
   var spareOutputBuffers: [[UInt8]] {
     _read { yield state.value.spareOutputBuffers }
     _modify { yield &state.value.spareOutputBuffers }
+  }
+  /// Params storage for the next request (see `ServerState`).
+  var spareMembers: [JSONMember] {
+    _read { yield state.value.spareMembers }
+    _modify { yield &state.value.spareMembers }
   }
   /// Called when the last client disconnects or the first connects (idle-exit bookkeeping).
   var onClientCountChange: ((Int) -> Void)? {

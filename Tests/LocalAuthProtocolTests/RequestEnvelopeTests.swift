@@ -137,3 +137,58 @@ struct KnownNamesTests {
     #expect(object.members.compactMap(\.value.intValue) == [1, 2, 3, 4, 5, 0, 9, -1, 10])
   }
 }
+
+/// `plainRequest(buffer:maxDepth:reusing:)`: the params take the spare storage, and what a spare
+/// held before never shows up in a request.
+@Suite("RequestEnvelope reusing params storage")
+struct ReusedParamsStorageTests {
+  static func parse(_ frame: String, reusing spare: inout [JSONMember]) -> RPCRequest? {
+    Array(frame.utf8).withUnsafeBufferPointer {
+      JSONParser.plainRequest(buffer: $0, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
+    }
+  }
+
+  @Test("the params take the spare's storage and decode as without it")
+  func paramsTakeTheSpare() throws {
+    let frame = #"{"jsonrpc":"2.0","id":1,"method":"m","params":{"policy":1,"context":"c"}}"#
+    var spare: [JSONMember] = []
+    spare.reserveCapacity(8)
+    let request = try #require(Self.parse(frame, reusing: &spare))
+    #expect(spare.capacity == 0, "the spare was taken")
+    #expect(request.params.members.capacity >= 8)
+    var none: [JSONMember] = []
+    #expect(request == Self.parse(frame, reusing: &none))
+    #expect(none.isEmpty && none.capacity == 0)
+  }
+
+  @Test("a spare that still holds members is emptied first; an unused spare is left as it was")
+  func aFullSpareIsEmptiedAndAnUnusedOneKept() throws {
+    var spare = [JSONMember("stale", 1), JSONMember("policy", 9)]
+    let request = try #require(
+      Self.parse(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"policy":2}}"#, reusing: &spare))
+    #expect(request.params == ["policy": 2])
+    var unused: [JSONMember] = []
+    unused.reserveCapacity(4)
+    let bare = try #require(Self.parse(#"{"jsonrpc":"2.0","method":"m"}"#, reusing: &unused))
+    #expect(bare.params.members.isEmpty)
+    #expect(unused.isEmpty && unused.capacity >= 4)
+    #expect(Self.parse(#"{"jsonrpc":"2.0","id":1,"id":2}"#, reusing: &unused) == nil)
+    #expect(unused.isEmpty)
+  }
+
+  @Test("params kept from an earlier request are not changed when their storage is reused")
+  func keptParamsStayAsTheyWere() throws {
+    var spare: [JSONMember] = []
+    spare.reserveCapacity(4)
+    let first = try #require(
+      Self.parse(#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"policy":1}}"#, reusing: &spare))
+    let kept = first.params
+    // What the dispatcher does once the first request is answered.
+    spare = first.params.members
+    while spare.popLast() != nil {}
+    let second = try #require(
+      Self.parse(#"{"jsonrpc":"2.0","id":2,"method":"m","params":{"user":"u"}}"#, reusing: &spare))
+    #expect(kept == ["policy": 1])
+    #expect(second.params == ["user": "u"])
+  }
+}
