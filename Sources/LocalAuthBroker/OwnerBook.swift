@@ -19,8 +19,7 @@ struct OwnerBook {
   /// availability check's two facts, without copying the state).
   func standing(_ uid: UInt32) -> (hasPasscode: Bool, biometryLockedOut: Bool) {
     guard let index = states.index(forKey: uid) else { return (false, false) }
-    let state = states.values[index]
-    return (state.passcode != nil, state.biometryLockedOut)
+    return states.values[index].standing
   }
 
   /// Changes an owner's state; returns the new state when it changed (to be persisted), nil when

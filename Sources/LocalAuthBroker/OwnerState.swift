@@ -17,6 +17,16 @@ struct OwnerState: Equatable {
 
   init(uid: UInt32) { self.uid = uid }
 
+  /// Whether a passcode is set and whether biometry is locked out (`OwnerBook.standing`).
+  var standing: (hasPasscode: Bool, biometryLockedOut: Bool) {
+    let hasPasscode =
+      switch passcode {
+      case nil: false
+      case _?: true
+      }
+    return (hasPasscode, biometryLockedOut)
+  }
+
   /// Called after a successful passcode: clears every counter and the lockout.
   mutating func passcodeSucceeded() {
     consecutivePasscodeFailures = 0
