@@ -11,8 +11,9 @@ extension Broker {
     sensors.drivers.first { $0.kind.isBiometric && $0.availableNow }
   }
 
-  /// That sensor with its readiness for `owner`, read once (canEvaluatePolicy is a hot path: its
-  /// biometry type and its availability both come from this one reading).
+  /// The first biometric sensor available to `owner`, with its readiness, read once
+  /// (canEvaluatePolicy is a hot path). Not always `biometricSensor`: fprintd's driver can be
+  /// unavailable for one owner (a failed call for that uid) and available for the others.
   func biometricSensorReadiness(owner: UInt32) -> BiometricReading? {
     for driver in sensors.drivers where driver.kind.isBiometric {
       let readiness = driver.readiness(for: owner)
@@ -22,11 +23,8 @@ extension Broker {
   }
 
   /// The kind of biometry offered (LAContext.biometryType): none without biometric hardware.
-  var biometryType: BiometryType { Self.biometryType(of: biometricSensor) }
-
-  /// The kind of biometry `driver` offers; none for no driver.
-  static func biometryType(of driver: (any SensorDriver)?) -> BiometryType {
-    switch driver?.kind {
+  var biometryType: BiometryType {
+    switch biometricSensor?.kind {
     case .faceID?: .faceID
     case .touchID?: .touchID
     case .opticID?: .opticID

@@ -117,8 +117,10 @@ extension Broker {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
+    // The type is the device's (`availableNow`: the same for every owner, as `hello` says); the
+    // availability is this owner's, read once.
+    let type = biometryType
     let biometric = biometricSensorReadiness(owner: owner)
-    let type = Self.biometryType(of: biometric?.driver)
     let biometry = JSONValue.string(type.rawValue)
     if let id = try params.context(), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]

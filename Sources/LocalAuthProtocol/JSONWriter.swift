@@ -72,12 +72,15 @@ public struct JSONWriter {
     literal.withUTF8 { bytes.append(contentsOf: $0) }
   }
 
+  /// How every response object begins, up to its id.
+  static let responseHead: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":"
+
   /// Appends `{"jsonrpc":"2.0","id":ID,"result":RESULT}` for a number id and a result whose
   /// encoding is kept (`JSONObject.kept`): the pieces are put together on the stack and appended
   /// at once (each append to an array costs ~100 instructions; the request path's budget is
   /// docs/performance.md's).
   mutating func appendResponse(id: JSONNumber, keptResult: [UInt8]) {
-    let head: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":"
+    let head = Self.responseHead
     let middle: StaticString = ",\"result\":"
     var literal = id.literal
     literal.withUTF8 { idBytes in

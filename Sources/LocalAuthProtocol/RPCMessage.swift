@@ -101,7 +101,9 @@ public enum IncomingFrame: Sendable, Equatable {
     line.withUnsafeBufferPointer { decode(buffer: $0, maxDepth: maxDepth) }
   }
 
-  /// Decodes one frame in borrowed memory (the server's hot path: no copy, no generic dispatch).
+  /// Decodes one frame in borrowed memory (no copy, no generic dispatch). The server's request
+  /// path takes a plain request with `JSONParser.plainRequest(buffer:maxDepth:reusing:)` and
+  /// gives `decodeInGeneral` the rest, which is what this does.
   public static func decode(
     buffer line: UnsafeBufferPointer<UInt8>, maxDepth: Int = JSONParser.defaultMaxDepth
   )
@@ -268,7 +270,7 @@ public enum RPCEncoder {
       writer.appendResponse(id: n, keptResult: encoded)
       return
     }
-    writer.raw("{\"jsonrpc\":\"2.0\",\"id\":")
+    writer.raw(JSONWriter.responseHead)
     writer.write(id: id)
     writer.raw(",\"result\":")
     writer.write(result)
@@ -277,7 +279,7 @@ public enum RPCEncoder {
 
   /// Writes an error response object (no newline).
   public static func write(error: RPCError, id: RequestID, into writer: inout JSONWriter) {
-    writer.raw("{\"jsonrpc\":\"2.0\",\"id\":")
+    writer.raw(JSONWriter.responseHead)
     writer.write(id: id)
     writer.raw(",\"error\":")
     writer.write(error.json)

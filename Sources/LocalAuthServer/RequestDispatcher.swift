@@ -31,9 +31,11 @@ struct RequestDispatcher {
       {
         handle(request, on: connection)
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
-        // serves the next request (a handler that kept the params keeps its own storage).
-        spare = request.params.members
+        // serves the next request (a handler that kept the params keeps its own storage). A
+        // request without params left the spare untaken.
+        var taken = request.params.members
         request.params = JSONObject()
+        if taken.capacity > 0 { swap(&spare, &taken) }
         if spare.capacity <= Self.spareMembersCapacity {
           // Member by member: cheaper than `removeAll(keepingCapacity:)` for a handful.
           while spare.popLast() != nil {}

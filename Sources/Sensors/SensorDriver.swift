@@ -6,6 +6,8 @@
 /// - `capture` must end promptly when its task is cancelled, by throwing `CancellationError`,
 ///   without consuming input meant for a later capture and without leaking waiters.
 /// - `state()` is cheap and never blocks; it may be called from any thread.
+/// - `readiness(for:)` and `availableNow` say what `state(for:)` says (`SensorReadiness(state)`,
+///   `state(for: 0).available`); a driver overrides them only to say it for less.
 /// - Enrollment changes are visible in the next `state(for:)`.
 /// - Enrolled identities belong to an owner (a Linux account, `SensorOwner`): `state(for:)` lists only that
 ///   owner's, and a capture for `CaptureRequest.owner` matches only that owner's identities.

@@ -218,3 +218,26 @@ struct KeptEncodingTests {
     #expect(JSONWriter.string(.object(object)) == #"{"a":1,"c":null}"#)
   }
 }
+
+/// `JSONObject`'s member names: one rule (`sameName`) for reading, writing and `contains`.
+@Suite("JSONObject names")
+struct JSONObjectNameTests {
+  @Test("reading, writing and contains agree; equivalent names of another UTF-8 length differ")
+  func oneRuleForReadingWritingAndContains() {
+    let composed = "\u{E9}"  // é, 2 bytes
+    let decomposed = "e\u{301}"  // e + combining acute, 3 bytes; equal as Swift strings
+    #expect(composed == decomposed)
+    var object: JSONObject = [composed: 1]
+    #expect(object[decomposed] == nil && !object.contains(decomposed))
+    object[decomposed] = 2
+    #expect(object.members.count == 2)
+    #expect(object[composed] == 1 && object[decomposed] == 2)
+    object[composed] = nil
+    #expect(object.members.map(\.key) == [decomposed])
+    #expect(object.contains(decomposed) && !object.contains(composed))
+    let kelvin: JSONObject = ["\u{212A}ey": 1]
+    #expect(kelvin["Key"] == nil && !kelvin.contains("Key") && kelvin["\u{212A}ey"] == 1)
+    let plain: JSONObject = ["policy": 1, "user": "u"]
+    #expect(plain["policy"] == 1 && plain["user"] == "u" && plain["users"] == nil)
+  }
+}

@@ -33,13 +33,22 @@ import Testing
     let id = try waiting.request(
       Method.canEvaluatePolicy, ["policy": 2, "user": .string(Self.slowName)])
     #expect(started.wait(timeout: .now() + 10) == .success)
-    // Meanwhile another client connects and is answered.
+    // Meanwhile another client connects and is answered: root, for itself (its face is
+    // enrolled). Its request's params take the storage the server keeps for the next request's,
+    // while the waiting request still holds its own.
     let other = try LineClient(socketPath: core.socketPath)
-    #expect(try other.call(Method.canEvaluatePolicy, ["policy": 2], seconds: 5) != nil)
+    let otherAnswer = try other.call(Method.canEvaluatePolicy, ["policy": 1], seconds: 5)
+    #expect(otherAnswer.flatMap { try? $0.get() }?.objectValue?["canEvaluate"] == true)
     gate.signal()
-    // Once the lookup answers, so does the request that waited for it.
+    // Once the lookup answers, so does the request that waited for it, for the account it named
+    // (uid 4242, nothing enrolled): its params are as it sent them.
     let (answer, _) = try waiting.response(to: id, seconds: 10)
-    #expect(answer != nil)
+    guard case .response(_, .success(let result))? = answer else {
+      Issue.record("the waiting request was not answered: \(String(describing: answer))")
+      return
+    }
+    #expect(result.objectValue?["canEvaluate"] == false)
+    #expect(result.objectValue?["error"]?.objectValue?["name"] == "biometryNotEnrolled")
   }
 
   /// Another uid's waiting lookups fill the limits; root's (sudo's PAM module, an administrator)
