@@ -10,10 +10,16 @@ public actor Broker {
   let executor: any SerialExecutor
   /// The executor as the loop the sessions' state is bound to (checked in debug builds).
   let onExecutor: ExecutorLoop
+  // The configuration and the drivers are read on every request and replaced whole on a reload,
+  // so they are exempt from Swift's run-time exclusivity check (~110 instructions an access, three
+  // accesses a canEvaluatePolicy; docs/performance.md), as the connection's loop state is: every
+  // access is a read, or the one assignment of a reload, on the broker's executor, and none is
+  // held across a call that could change them. (`owners` keeps its check: its changes run a
+  // closure while they hold it.)
   /// The policy settings in force.
-  public internal(set) var configuration: BrokerConfiguration
+  @exclusivity(unchecked) public internal(set) var configuration: BrokerConfiguration
   /// The sensor drivers.
-  public internal(set) var sensors: SensorRegistry
+  @exclusivity(unchecked) public internal(set) var sensors: SensorRegistry
   let time: any TimeSource
   let log: any EvaluationLog
   /// Names for uids and uids for names (injected: the broker does no I/O).
