@@ -191,7 +191,9 @@ struct JSONValueTests {
 struct KeptEncodingTests {
   @Test("a kept object is written as the same bytes, and equals and hashes as the plain object")
   func keptIsWrittenAsThePlainObject() {
-    let plain: JSONObject = ["canEvaluate": true, "biometryType": "touchID", "nested": ["a": [1, "\""]]]
+    let plain: JSONObject = [
+      "canEvaluate": true, "biometryType": "touchID", "nested": ["a": [1, "\""]],
+    ]
     let kept = JSONObject.kept(plain)
     #expect(JSONWriter.encode(.object(kept)) == JSONWriter.encode(.object(plain)))
     #expect(kept == plain)
@@ -199,7 +201,8 @@ struct KeptEncodingTests {
     let answer: JSONValue = ["result": .object(kept), "after": 1]
     #expect(
       JSONWriter.string(answer)
-        == #"{"result":{"canEvaluate":true,"biometryType":"touchID","nested":{"a":[1,"\""]}},"after":1}"#)
+        == #"{"result":{"canEvaluate":true,"biometryType":"touchID","nested":{"a":[1,"\""]}},"after":1}"#
+    )
   }
 
   @Test("a kept object that is changed is written as it is now")

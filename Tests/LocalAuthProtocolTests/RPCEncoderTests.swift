@@ -82,7 +82,8 @@ struct RPCEncoderTests {
     #expect(kept.bytes == written.bytes)
     #expect(
       String(decoding: kept.bytes, as: UTF8.self)
-        == #"prefix{"jsonrpc":"2.0","id":\#(id),"result":{"canEvaluate":true,"biometryType":"faceID"}}"#)
+        == #"prefix{"jsonrpc":"2.0","id":\#(id),"result":{"canEvaluate":true,"biometryType":"faceID"}}"#
+    )
   }
 
   @Test("write(result:) and write(error:) append without a newline")
