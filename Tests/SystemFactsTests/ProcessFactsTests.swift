@@ -57,6 +57,16 @@ import Testing
     #expect(SmallFile.bytes(path) == nil)
   }
 
+  @Test(arguments: [4095, 4096, 4097, 8192, 8193])
+  func aFileAtThePageSizeIsReadWholeAndOneByteOverTheLimitIsRefused(size: Int) {
+    let content = (0..<size).map { UInt8(truncatingIfNeeded: $0 % 253) }
+    let path = scratch(content)
+    defer { unlink(path) }
+    #expect(SmallFile.bytes(path, limit: size) == content)
+    #expect(SmallFile.bytes(path, limit: size - 1) == nil)
+    #expect(SmallFile.bytes(path) == content)
+  }
+
   @Test func anEmptyFileIsEmptyAndAMissingOneIsNil() {
     let path = scratch([])
     defer { unlink(path) }
