@@ -3,10 +3,11 @@ import LocalAuthProtocol
 /// The machine-wide queue of evaluations waiting for the sensors (docs/protocol.md, "Evaluation
 /// semantics"): its limits (`MaxQueue`, `MaxQueuePerClient`, `MaxQueuePerUID`), system evaluations
 /// first, and the fair order across uids. A system evaluation counts against its requester (the
-/// user who ran sudo or su), not root, whose client it comes from: one user's many sudos are held to
-/// that user's share and take turns with other users' sudos, never ahead of them all. Owns the waiting evaluations and the counts behind the
-/// limits; a change to who waits, how many, or who goes next goes here. Value type, held by the
-/// Broker actor.
+/// user who ran sudo or su), not root, whose client it comes from, and apart from that user's app
+/// evaluations (`QueueParty`): one user's many sudos are held to that user's share and take turns
+/// with other users' sudos, never ahead of them all, and no app of a user can fill or spend that
+/// user's share for sudo. Owns the waiting evaluations and the counts behind the limits; a change to
+/// who waits, how many, or who goes next goes here. Value type, held by the Broker actor.
 struct EvaluationQueue {
   /// The limits, from the broker's configuration.
   struct Limits {
@@ -20,10 +21,10 @@ struct EvaluationQueue {
 
   /// The waiting evaluations, system evaluations first, then in arrival order.
   private(set) var waiting: [Evaluation] = []
-  /// Waiting evaluations per uid they count against (`Evaluation.queueParty`).
-  private var queuedByUID: [UInt32: Int] = [:]
-  /// The turn at which each uid last had an evaluation started.
-  private var lastServedTurn: [UInt32: Int] = [:]
+  /// Waiting evaluations per party they count against (`Evaluation.queueParty`).
+  private var queuedByParty: [QueueParty: Int] = [:]
+  /// The turn at which each party last had an evaluation started.
+  private var lastServedTurn: [QueueParty: Int] = [:]
   private var serveTurn = 0
 
   /// How many evaluations wait.
@@ -39,8 +40,8 @@ struct EvaluationQueue {
       refusal = ("MaxQueue", limits.total)
     } else if client.queuedCount >= limits.perClient {
       refusal = ("MaxQueuePerClient", limits.perClient)
-    } else if evaluation.queueParty != 0,
-      queuedByUID[evaluation.queueParty, default: 0] >= limits.perUID
+    } else if evaluation.queueParty.uid != 0,
+      queuedByParty[evaluation.queueParty, default: 0] >= limits.perUID
     {
       refusal = ("MaxQueuePerUID", limits.perUID)
     } else {
@@ -100,7 +101,7 @@ struct EvaluationQueue {
   /// when any waits (they lead the queue), else among all.
   private func nextIndex() -> Int? {
     guard let first = waiting.first else { return nil }
-    guard queuedByUID.count > 1 else { return 0 }
+    guard queuedByParty.count > 1 else { return 0 }
     let end =
       first.isSystem ? (waiting.firstIndex { !$0.isSystem } ?? waiting.count) : waiting.count
     var chosen = 0
@@ -115,17 +116,31 @@ struct EvaluationQueue {
     return chosen
   }
 
-  /// Books a queue slot (or its release) against the client and its uid.
+  /// Books a queue slot (or its release) against the client and its party.
   private mutating func count(_ evaluation: Evaluation, _ delta: Int) {
     evaluation.client.queuedCount += delta
-    let uid = evaluation.queueParty
-    let count = queuedByUID[uid, default: 0] + delta
-    queuedByUID[uid] = count > 0 ? count : nil
+    let party = evaluation.queueParty
+    let count = queuedByParty[party, default: 0] + delta
+    queuedByParty[party] = count > 0 ? count : nil
   }
 }
 
+/// Who a waiting evaluation counts against for `MaxQueuePerUID` and the fair order: a uid, and
+/// whether for its system evaluations (sudo, su) or its apps'. The two are apart, so a user's apps
+/// can neither fill that user's share for sudo nor push its sudo behind other users' by being
+/// served. Immutable value.
+struct QueueParty: Hashable {
+  /// The requester of a system evaluation (root's PAM module names who ran sudo or su), else the
+  /// client's uid.
+  let uid: UInt32
+  /// Whether the party's evaluations are system evaluations.
+  let system: Bool
+}
+
 extension Evaluation {
-  /// The uid the queue's per-uid limit and fair order count this evaluation against: a system
-  /// evaluation's requester (root's PAM module names who ran sudo or su), else its client's uid.
-  var queueParty: UInt32 { system?.requester ?? client.peer.uid }
+  /// The party the queue's per-uid limit and fair order count this evaluation against.
+  var queueParty: QueueParty {
+    if let system { return QueueParty(uid: system.requester, system: true) }
+    return QueueParty(uid: client.peer.uid, system: false)
+  }
 }

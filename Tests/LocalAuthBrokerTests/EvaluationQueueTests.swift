@@ -55,6 +55,34 @@ import Testing
     #expect(roomy.refusal(for: Self.evaluation(root, "r"), limits: Self.limits) == nil)
   }
 
+  /// Hostile: a user's apps can neither fill that user's share of the queue for sudo nor, by being
+  /// served, put that user's sudo behind another user's su.
+  @Test func aUsersAppsNeitherFillNorSpendThatUsersSudoShare() throws {
+    var queue = EvaluationQueue()
+    let limits = EvaluationQueue.Limits(total: 100, perClient: 100, perUID: 2)
+    let app = Self.client(uid: 1000, number: 1)
+    let module = Self.client(uid: 0, number: 2)
+    func sudo(requester: UInt32, _ id: String) -> Evaluation {
+      let evaluation = Self.evaluation(module, id)
+      evaluation.system = SystemRequest(requester: requester)
+      return evaluation
+    }
+    let served = Self.evaluation(app, "served")
+    _ = queue.append(served)
+    #expect(queue.popNext() === served)
+    queue.started(served)
+    _ = queue.append(Self.evaluation(app, "a1"))
+    _ = queue.append(Self.evaluation(app, "a2"))
+    #expect(
+      queue.refusal(for: Self.evaluation(app, "a3"), limits: limits)?.data["limit"]
+        == "MaxQueuePerUID")
+    let alicesSudo = sudo(requester: 1000, "sudo")
+    #expect(queue.refusal(for: alicesSudo, limits: limits) == nil)
+    _ = queue.insertSystem(alicesSudo)
+    _ = queue.insertSystem(sudo(requester: 2000, "su"))
+    #expect(queue.popNext()?.requestID == "sudo")
+  }
+
   @Test func removingFreesTheSlots() {
     var queue = EvaluationQueue()
     let a = Self.client(uid: 1000, number: 1)

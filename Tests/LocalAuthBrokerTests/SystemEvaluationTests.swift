@@ -329,4 +329,24 @@ import Testing
     #expect(alices[3].immediate?.error?.data["limit"] == "MaxQueuePerUID")
     #expect(await startSystem(root, user: Self.bob, requester: Self.bob).immediate == nil)
   }
+
+  /// Hostile: the user's own processes fill that user's share of the queue with app evaluations;
+  /// the user's sudo is still taken (its share is apart from the apps').
+  @Test func aUsersAppsCannotFillThatUsersShareForSudo() async {
+    let (harness, root) = await setUp { $0.maxQueuePerUID = 2 }
+    let apps = [
+      await harness.connect(uid: Self.alice, gid: Self.alice, pid: 70),
+      await harness.connect(uid: Self.alice, gid: Self.alice, pid: 71),
+    ]
+    // Her apps' biometric evaluations need her passcode set (as on Apple's systems).
+    #expect(await apps[0].call(Method.sensorsSetPasscode, ["passcode": "0000"])?.object != nil)
+    var started: [(tag: Int, immediate: Result<JSONValue, RPCError>?)] = []
+    for app in apps + apps { started.append(await app.startEvaluation()) }
+    #expect(started[0].immediate == nil && started[1].immediate == nil)
+    #expect(started[3].immediate?.error?.data["limit"] == "MaxQueuePerUID")
+    let sudo = await startSystem(root, user: Self.alice, requester: Self.alice)
+    #expect(sudo.immediate == nil, "sudo refused: \(String(describing: sudo.immediate))")
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    #expect(await outcome(root, sudo)?.object?["sensor"] == "face")
+  }
 }
