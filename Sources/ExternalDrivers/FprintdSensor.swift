@@ -80,6 +80,19 @@ public final class FprintdSensor: SensorDriver, Sendable {
       removable: false, enrolled: serials)
   }
 
+  /// `state(for:)`'s readiness, read from the same cache answer (and asking for the same refresh)
+  /// without building the enrolled list: fprintd's driver is the one canEvaluatePolicy reads on a
+  /// real machine.
+  public func readiness(for owner: UInt32) -> SensorReadiness {
+    let answer = cache.withLock { $0.answer(owner) }
+    if answer.refresh { loop.perform { [self] in refreshWhenIdle([owner]) } }
+    // An owner not asked about yet has the placeholder enrollment, as in `state(for:)`.
+    let enrolled = answer.fingers.map { !$0.isEmpty } ?? true
+    return SensorReadiness(
+      available: answer.available, connected: answer.available, removable: false,
+      enrolled: enrolled)
+  }
+
   /// The placeholder identity of an owner whose fingers fprintd was not asked about yet.
   static let unknownFingers = "fprintd"
 

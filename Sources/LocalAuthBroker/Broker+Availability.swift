@@ -2,9 +2,6 @@ import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
-/// The first available biometric sensor and its readiness for one owner.
-typealias BiometricReading = (driver: any SensorDriver, readiness: SensorReadiness)
-
 extension Broker {
   /// The biometric sensor evaluations use: the first one configured as available.
   var biometricSensor: (any SensorDriver)? {
@@ -14,7 +11,9 @@ extension Broker {
   /// The first biometric sensor available to `owner`, with its readiness, read once
   /// (canEvaluatePolicy is a hot path). Not always `biometricSensor`: fprintd's driver can be
   /// unavailable for one owner (a failed call for that uid) and available for the others.
-  func biometricSensorReadiness(owner: UInt32) -> BiometricReading? {
+  func biometricSensorReadiness(owner: UInt32) -> (
+    driver: any SensorDriver, readiness: SensorReadiness
+  )? {
     for driver in sensors.drivers where driver.kind.isBiometric {
       let readiness = driver.readiness(for: owner)
       if readiness.available { return (driver, readiness) }
@@ -38,15 +37,7 @@ extension Broker {
   func biometryAvailability(owner: UInt32, needsPasscode: Bool = true) -> Result<
     any SensorDriver, ErrorCode
   > {
-    biometryAvailability(
-      owner: owner, needsPasscode: needsPasscode, reading: biometricSensorReadiness(owner: owner))
-  }
-
-  /// `biometryAvailability(owner:needsPasscode:)` from a reading already taken.
-  func biometryAvailability(owner: UInt32, needsPasscode: Bool = true, reading: BiometricReading?)
-    -> Result<any SensorDriver, ErrorCode>
-  {
-    guard let (sensor, readiness) = reading else {
+    guard let (sensor, readiness) = biometricSensorReadiness(owner: owner) else {
       // A removable accessory that is configured but not available has not been paired.
       let unpaired = sensors.drivers.contains {
         $0.kind.isBiometric && $0.readiness(for: owner).removable
@@ -102,22 +93,15 @@ extension Broker {
 
   /// canEvaluatePolicy: whether the policy could be evaluated now for `owner`. Never prompts.
   func availability(of policy: Policy, owner: UInt32) -> Result<Void, ErrorCode> {
-    availability(of: policy, owner: owner, biometric: biometricSensorReadiness(owner: owner))
-  }
-
-  /// `availability(of:owner:)`, with `biometricSensorReadiness(owner:)` read by the caller.
-  func availability(of policy: Policy, owner: UInt32, biometric: BiometricReading?) -> Result<
-    Void, ErrorCode
-  > {
     switch policy {
     case .deviceOwnerAuthenticationWithBiometrics:
-      return biometryAvailability(owner: owner, reading: biometric).map { _ in () }
+      return biometryAvailability(owner: owner).map { _ in () }
     case .deviceOwnerAuthentication:
       return passcodeAvailability(owner: owner).map { _ in () }
     case .deviceOwnerAuthenticationWithCompanion, .deviceOwnerAuthenticationWithWristDetection:
       return companionAvailability(owner: owner).map { _ in () }
     case .deviceOwnerAuthenticationWithBiometricsOrCompanion:
-      let biometry = biometryAvailability(owner: owner, reading: biometric)
+      let biometry = biometryAvailability(owner: owner)
       if case .success = biometry { return .success(()) }
       if case .success = companionAvailability(owner: owner) { return .success(()) }
       return biometry.map { _ in () }

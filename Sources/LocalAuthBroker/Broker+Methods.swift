@@ -117,10 +117,8 @@ extension Broker {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
-    // The type is the device's (`availableNow`: the same for every owner, as `hello` says); the
-    // availability is this owner's, read once.
+    // The type is the device's (`availableNow`: the same for every owner, as `hello` says).
     let type = biometryType
-    let biometric = biometricSensorReadiness(owner: owner)
     let biometry = JSONValue.string(type.rawValue)
     if let id = try params.context(), try context(id, of: client).invalidated {
       return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
@@ -134,7 +132,7 @@ extension Broker {
         "biometryType": biometry,
       ]
     }
-    switch availability(of: policy, owner: owner, biometric: biometric) {
+    switch availability(of: policy, owner: owner) {
     case .success: return canEvaluateYes(type)
     case .failure(let code):
       return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]

@@ -19,12 +19,7 @@ struct OwnerState: Equatable {
 
   /// Whether a passcode is set and whether biometry is locked out (`OwnerBook.standing`).
   var standing: (hasPasscode: Bool, biometryLockedOut: Bool) {
-    let hasPasscode =
-      switch passcode {
-      case nil: false
-      case _?: true
-      }
-    return (hasPasscode, biometryLockedOut)
+    (passcode != nil, biometryLockedOut)
   }
 
   /// Called after a successful passcode: clears every counter and the lockout.

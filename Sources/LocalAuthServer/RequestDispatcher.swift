@@ -137,7 +137,7 @@ private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher
   let connection = call.connection
   let session = connection.session(in: broker)
   // An admin naming an account the cache does not hold freshly waits for it, off the loop.
-  if let account = AccountKey(requestedBy: call.request.params), session.isAdmin,
+  if session.isAdmin, let account = AccountKey(requestedBy: call.request.params),
     let resolver = connection.server.resolver, resolver.needs(account)
   {
     return call.wait(for: account, resolver, broker: broker)

@@ -55,6 +55,10 @@ public func checkDriverConformance(_ rig: some DriverRig, deadline: Duration = .
   note(
     state.name == driver.name && state.kind == driver.kind, "state names another sensor: \(state)")
   note(state.available, "a started driver is not available: \(state)")
+  let readiness = driver.readiness(for: rig.owner.uid)
+  note(
+    readiness == SensorReadiness(driver.state(for: rig.owner.uid)),
+    "readiness(for:) says another thing than state(for:): \(readiness), \(state)")
   let strangers = (0..<16).map { UInt32(60_000 + $0) }
   let answered = await within(deadline) {
     await rig.onDriverThread {
