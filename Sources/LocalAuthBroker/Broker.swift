@@ -363,6 +363,9 @@ public actor Broker {
     for evaluation in queue.waiting + (running.map { [$0] } ?? []) {
       finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
     }
+    // What the at-once log budget still holds back is counted in the log now, not lost with the
+    // process: a second from now, every window it keeps is over.
+    logSuppressedAtOnce(now: .now + .seconds(1))
   }
 
   /// Replaces the policy settings and sensors (SIGHUP); evaluations in flight keep their sensors.

@@ -67,6 +67,36 @@ struct FloodCostEndToEndTests {
     #expect(try client.call(Method.brokerStatus).map { try $0.get() } != nil)
   }
 
+  /// The count of a flood's held-back lines is not lost when the daemon stops before anything
+  /// else ends or disconnects. Needs root.
+  @Test func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
+    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+    let daemon = try RunningDaemon(
+      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+    try daemon.start()
+    defer { daemon.stop() }
+    let attacker = try NobodyProcess(
+      socket: daemon.socketPath,
+      script: """
+        import socket, sys
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); s.settimeout(10)
+        lines = b"".join(('{"jsonrpc":"2.0","id":%d,"method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"flood"}}\\n' % (i + 1)).encode() for i in range(100))
+        s.sendall(lines)
+        data = b""
+        while data.count(b"\\n") < 100:
+            chunk = s.recv(65536)
+            if not chunk: break
+            data += chunk
+        print(data.count(b"\\n"), flush=True)
+        sys.stdin.read()
+        """)
+    #expect(attacker.readLine() == "100", "\(daemon.log())")
+    // The attacker stays connected and nothing else ends: only the shutdown logs the count.
+    daemon.stop()
+    #expect(daemon.log().contains("more evaluations ended at once"), "\(daemon.log())")
+    attacker.finish()
+  }
+
   @Test("The rights store's thread runs 10 nicer than the event loop, and the store still answers")
   func storeThreadRunsBelowTheLoop() throws {
     let daemon = try HostileDaemon(configuration: HostileStoreTests.configuration())
