@@ -19,6 +19,25 @@ import Testing
     }
   }
 
+  /// Hostile: another user's su for an account waits for that account's own running prompt
+  /// (the owner's touch is meant for it); the owner's own sudo, or su for another account, still
+  /// ends it.
+  @Test func suForAnAccountDoesNotEndThatAccountsOwnPrompt() {
+    let alicesApp = Preemption.Claim(isSystem: false, uid: 64_121, owner: 64_121)
+    let bobsSuAlice = Preemption.Claim(isSystem: true, uid: 0, owner: 64_121, requester: 64_122)
+    let alicesSudo = Preemption.Claim(isSystem: true, uid: 0, owner: 64_121, requester: 64_121)
+    let bobsSudo = Preemption.Claim(isSystem: true, uid: 0, owner: 64_122, requester: 64_122)
+    for overlap in [OverlapMode.queue, .preempt] {
+      #expect(Preemption.reason(ending: alicesApp, for: bobsSuAlice, overlap: overlap) == nil)
+      #expect(
+        Preemption.reason(ending: alicesApp, for: alicesSudo, overlap: overlap)
+          == "systemAuthentication")
+      #expect(
+        Preemption.reason(ending: alicesApp, for: bobsSudo, overlap: overlap)
+          == "systemAuthentication")
+    }
+  }
+
   @Test func overlapPreemptEndsOnlyTheSameUsersAppEvaluation() {
     #expect(
       Preemption.reason(ending: Self.app, for: Self.sameUserApp, overlap: .preempt)

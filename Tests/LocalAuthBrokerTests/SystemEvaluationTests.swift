@@ -330,6 +330,26 @@ import Testing
     #expect(await startSystem(root, user: Self.bob, requester: Self.bob).immediate == nil)
   }
 
+  /// Hostile: bob runs `su alice` while alice's own app prompt is open. The su does not end her
+  /// prompt: her touch answers her app, and the su waits for its own turn.
+  @Test func anotherUsersSuDoesNotTakeTheTouchMeantForTheOwnersPrompt() async {
+    let (harness, root) = await setUp()
+    let app = await harness.connect(uid: Self.alice, gid: Self.alice, pid: 72)
+    #expect(await app.call(Method.sensorsSetPasscode, ["passcode": "0000"])?.object != nil)
+    let prompt = await app.startEvaluation()
+    #expect(prompt.immediate == nil)
+    let su = await startSystem(root, user: Self.alice, requester: Self.bob)
+    #expect(su.immediate == nil)
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    let answered = await app.recorder.waitForResponse(tag: prompt.tag)
+    #expect(
+      answered?.object?["sensor"] == "face", "her prompt was ended: \(String(describing: answered))"
+    )
+    // The su runs next, on its own touch.
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    #expect(await outcome(root, su)?.object?["sensor"] == "face")
+  }
+
   /// Hostile: the user's own processes fill that user's share of the queue with app evaluations;
   /// the user's sudo is still taken (its share is apart from the apps').
   @Test func aUsersAppsCannotFillThatUsersShareForSudo() async {
