@@ -28,6 +28,9 @@ import Testing
           return 4242
         }))
     defer { core.stop() }
+    // The blocked lookup is let go however the test ends (a worker never stays blocked).
+    var released = false
+    defer { if !released { gate.signal() } }
     // Root (an admin) names an account whose lookup blocks: the request waits for it.
     let waiting = try LineClient(socketPath: core.socketPath)
     let id = try waiting.request(
@@ -40,6 +43,7 @@ import Testing
     let otherAnswer = try other.call(Method.canEvaluatePolicy, ["policy": 1], seconds: 5)
     #expect(otherAnswer.flatMap { try? $0.get() }?.objectValue?["canEvaluate"] == true)
     gate.signal()
+    released = true
     // Once the lookup answers, so does the request that waited for it, for the account it named
     // (uid 4242, nothing enrolled): its params are as it sent them.
     let (answer, _) = try waiting.response(to: id, seconds: 10)
