@@ -6,7 +6,9 @@ import LocalAuthProtocol
 /// user who ran sudo or su), not root, whose client it comes from, and apart from that user's app
 /// evaluations (`QueueParty`): one user's many sudos are held to that user's share and take turns
 /// with other users' sudos, never ahead of them all, and no app of a user can fill or spend that
-/// user's share for sudo. Owns the waiting evaluations and the counts behind the limits; a change to
+/// user's share for sudo. An evaluation for an account that another uid requested (bob's `su
+/// alice`) is not started while that account has one of its own waiting (`Preemption`'s rule: the
+/// owner's touch is meant for her own prompt). Owns the waiting evaluations and the counts behind the limits; a change to
 /// who waits, how many, or who goes next goes here. Value type, held by the Broker actor.
 struct EvaluationQueue {
   /// The limits, from the broker's configuration.
@@ -26,6 +28,9 @@ struct EvaluationQueue {
   /// The turn at which each party last had an evaluation started.
   private var lastServedTurn: [QueueParty: Int] = [:]
   private var serveTurn = 0
+  /// Waiting evaluations per owner that the owner asked for herself (`Preemption.Claim.isForeign`
+  /// false): while one waits, no evaluation for that owner requested by another uid starts.
+  private var ownWaitingByOwner: [UInt32: Int] = [:]
 
   /// How many evaluations wait.
   var count: Int { waiting.count }
@@ -83,7 +88,9 @@ struct EvaluationQueue {
 
   /// Takes the next evaluation to run: a system evaluation first; otherwise the oldest one of the
   /// uid served longest ago, so one uid's backlog never makes another uid wait for more than one
-  /// prompt per busy uid. Cheap when one uid has everything queued, linear in the queue at worst.
+  /// prompt per busy uid. An evaluation for an owner requested by another uid is passed over while
+  /// that owner has one of her own waiting (which is never passed over, so one is always taken).
+  /// Cheap when one uid has everything queued, linear in the queue at worst.
   mutating func popNext() -> Evaluation? {
     guard let index = nextIndex() else { return nil }
     let next = waiting.remove(at: index)
@@ -98,15 +105,22 @@ struct EvaluationQueue {
   }
 
   /// The oldest waiting evaluation of the uid served longest ago, among the system evaluations
-  /// when any waits (they lead the queue), else among all.
+  /// when any may start (they lead the queue), else among all; an evaluation that `waitsForOwner`
+  /// is never chosen.
   private func nextIndex() -> Int? {
     guard let first = waiting.first else { return nil }
+    // One party: nothing to be fair about, and nothing waits for an owner (an owner's own
+    // evaluations and another uid's for her are always of two parties).
     guard queuedByParty.count > 1 else { return 0 }
-    let end =
-      first.isSystem ? (waiting.firstIndex { !$0.isSystem } ?? waiting.count) : waiting.count
-    var chosen = 0
-    var chosenServed = lastServedTurn[first.queueParty] ?? -1
-    for index in 1..<end {
+    let systemEnd = first.isSystem ? (waiting.firstIndex { !$0.isSystem } ?? waiting.count) : 0
+    return fairest(in: 0..<systemEnd) ?? fairest(in: 0..<waiting.count)
+  }
+
+  /// The oldest evaluation in `range` of the party served longest ago that may start now.
+  private func fairest(in range: Range<Int>) -> Int? {
+    var chosen: Int? = nil
+    var chosenServed = Int.max
+    for index in range where !waitsForOwner(waiting[index]) {
       let served = lastServedTurn[waiting[index].queueParty] ?? -1
       if served < chosenServed {
         chosen = index
@@ -116,12 +130,23 @@ struct EvaluationQueue {
     return chosen
   }
 
+  /// Whether `evaluation` was requested by another uid than its owner while the owner has an
+  /// evaluation of her own waiting.
+  private func waitsForOwner(_ evaluation: Evaluation) -> Bool {
+    let claim = evaluation.claim
+    return claim.isForeign && ownWaitingByOwner[evaluation.owner.uid] != nil
+  }
+
   /// Books a queue slot (or its release) against the client and its party.
   private mutating func count(_ evaluation: Evaluation, _ delta: Int) {
     evaluation.client.queuedCount += delta
     let party = evaluation.queueParty
     let count = queuedByParty[party, default: 0] + delta
     queuedByParty[party] = count > 0 ? count : nil
+    guard !evaluation.claim.isForeign else { return }
+    let owner = evaluation.owner.uid
+    let own = ownWaitingByOwner[owner, default: 0] + delta
+    ownWaitingByOwner[owner] = own > 0 ? own : nil
   }
 }
 

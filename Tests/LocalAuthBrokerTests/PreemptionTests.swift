@@ -38,6 +38,27 @@ import Testing
     }
   }
 
+  /// Hostile (issue 28): an account's own evaluation, a sudo or an app, ends a running one for
+  /// that account that another uid requested; nobody else's does.
+  @Test func theOwnersOwnEvaluationEndsAnotherUsersSuForHer() {
+    let bobsSuAlice = Preemption.Claim(isSystem: true, uid: 0, owner: 64_121, requester: 64_122)
+    let alicesSudo = Preemption.Claim(isSystem: true, uid: 0, owner: 64_121, requester: 64_121)
+    let alicesApp = Preemption.Claim(isSystem: false, uid: 64_121, owner: 64_121)
+    let carolsSuAlice = Preemption.Claim(isSystem: true, uid: 0, owner: 64_121, requester: 64_123)
+    let bobsSudo = Preemption.Claim(isSystem: true, uid: 0, owner: 64_122, requester: 64_122)
+    for overlap in [OverlapMode.queue, .preempt] {
+      #expect(
+        Preemption.reason(ending: bobsSuAlice, for: alicesSudo, overlap: overlap)
+          == "ownerAuthentication")
+      #expect(
+        Preemption.reason(ending: bobsSuAlice, for: alicesApp, overlap: overlap)
+          == "ownerAuthentication")
+      #expect(Preemption.reason(ending: bobsSuAlice, for: carolsSuAlice, overlap: overlap) == nil)
+      #expect(Preemption.reason(ending: bobsSuAlice, for: bobsSudo, overlap: overlap) == nil)
+      #expect(Preemption.reason(ending: alicesSudo, for: bobsSuAlice, overlap: overlap) == nil)
+    }
+  }
+
   @Test func overlapPreemptEndsOnlyTheSameUsersAppEvaluation() {
     #expect(
       Preemption.reason(ending: Self.app, for: Self.sameUserApp, overlap: .preempt)
