@@ -3,7 +3,11 @@
  * One write sends session.hello, context.canEvaluatePolicy and context.evaluatePolicy (no round trip is
  * waited for in between). Nothing is shown until the daemon has said it can evaluate with a biometric
  * sensor: when it cannot, the module steps aside saying nothing (or one line for a lockout), and the
- * next module's prompt is the only one. With a terminal, the module then polls the daemon's socket and
+ * next module's prompt is the only one. The finger (or face) prompt is shown only once this evaluation
+ * owns the sensor and the driver listens (evaluation.armed, or a first feedback, which only a listening
+ * sensor gives): a touch at the prompt is never lost, and never answers another requester's evaluation.
+ * Before that, one line says the module waits when the evaluation is queued. With a terminal, the module
+ * then polls the daemon's socket and
  * the terminal together: a match ends it with success, a typed password (Enter) ends it and goes to the
  * next module as PAM_AUTHTOK, Enter alone is the fallback, Esc or Ctrl-C is a cancel. When the sensor
  * gives up after the prompt was shown, the prompt stays and the password typed there goes on as
@@ -43,7 +47,8 @@ struct workspace {
         char line[DAEMON_LINE_MAX];
         int can_evaluate;        /* the daemon said it can evaluate: the prompt may be shown */
         int evaluation_answered; /* context.evaluatePolicy's answer came: nothing to cancel */
-        int queued_unshown;      /* evaluation.queued came before the prompt */
+        int said_waiting;        /* the line that the evaluation waits for another was shown */
+        int password_open;       /* a password prompt ends the terminal's last line (before the prompt) */
 };
 
 /* One line to the person: through the conversation (sudo and polkit's agents show it their way); on a
@@ -193,9 +198,38 @@ static int handle_can_evaluate(pam_handle_t *pamh, struct workspace *work, struc
         return 0;
 }
 
+/* The sensor listens for this evaluation: the prompt, the first time. */
+static void sensor_armed(pam_handle_t *pamh, const struct terminal *terminal, const struct module_options *options,
+                         const struct workspace *work, struct evaluation_result *result) {
+        if (!work->can_evaluate || result->prompted)
+                return;
+        if (work->password_open)
+                terminal_write(terminal, "\n");
+        introduce(pamh, terminal, options, result);
+}
+
+/* The evaluation waits behind another: said once, on its own line, before the prompt. */
+static void say_waiting(pam_handle_t *pamh, const struct terminal *terminal, struct workspace *work,
+                        const struct evaluation_result *result) {
+        static const char waiting[] = "Waiting for another authentication to finish...";
+        if (work->said_waiting)
+                return;
+        work->said_waiting = 1;
+        if (result->prompted) {
+                show(pamh, terminal, waiting);
+                return;
+        }
+        /* No "touch" yet: the sensor is not this evaluation's. The password may be typed meanwhile. */
+        pam_info(pamh, "%s", waiting);
+        if (terminal->fd >= 0) {
+                terminal_write(terminal, PASSWORD_PROMPT);
+                work->password_open = 1;
+        }
+}
+
 /* Handles one line from the daemon; returns 1 when it ended the evaluation. */
-static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, struct workspace *work, size_t length,
-                       struct evaluation_result *result) {
+static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, const struct module_options *options,
+                       struct workspace *work, size_t length, struct evaluation_result *result) {
         struct json_document *const doc = &work->doc;
         char method[64];
         long id = 0;
@@ -206,14 +240,17 @@ static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, stru
                 int params = json_member(doc, 0, "params");
                 if (json_string(doc, method_token, method, sizeof method) != 0)
                         return 0;
-                if (strcmp(method, "evaluation.started") == 0)
+                if (strcmp(method, "evaluation.started") == 0) {
                         keep_request_id(doc, params, result);
-                else if (strcmp(method, "evaluation.queued") == 0 && !result->prompted)
-                        work->queued_unshown = 1;
-                else if (strcmp(method, "evaluation.queued") == 0)
-                        show(pamh, terminal, "Waiting for another authentication to finish...");
-                else if (strcmp(method, "evaluation.feedback") == 0 && result->prompted)
-                        show_feedback(pamh, terminal, doc, params);
+                } else if (strcmp(method, "evaluation.armed") == 0) {
+                        sensor_armed(pamh, terminal, options, work, result);
+                } else if (strcmp(method, "evaluation.queued") == 0 && work->can_evaluate) {
+                        say_waiting(pamh, terminal, work, result);
+                } else if (strcmp(method, "evaluation.feedback") == 0) {
+                        sensor_armed(pamh, terminal, options, work, result);
+                        if (result->prompted)
+                                show_feedback(pamh, terminal, doc, params);
+                }
                 return 0;
         }
         if (json_integer(doc, json_member(doc, 0, "id"), &id) != 0)
@@ -400,12 +437,7 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                         int closed = daemon_link_fill(link);
                         long length;
                         while ((length = daemon_link_next_line(link, work->line)) >= 0) {
-                                int ended = handle_line(pamh, terminal, work, (size_t)length, result);
-                                if (work->can_evaluate && !result->prompted && !ended) {
-                                        introduce(pamh, terminal, options, result);
-                                        if (work->queued_unshown)
-                                                show(pamh, terminal, "Waiting for another authentication to finish...");
-                                }
+                                int ended = handle_line(pamh, terminal, options, work, (size_t)length, result);
                                 if (ended)
                                         goto done;
                         }

@@ -306,7 +306,11 @@ extension FprintdSensor {
           return
         }
         verify.verifying = true
-        if verify.ending || resume.isFinished { end(verify, with: nil) }
+        if verify.ending || resume.isFinished {
+          end(verify, with: nil)
+        } else {
+          resume.verifying()
+        }
       }
     }
   }

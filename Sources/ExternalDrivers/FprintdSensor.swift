@@ -20,6 +20,8 @@ public final class FprintdSensor: SensorDriver, Sendable {
   public let name: String
   /// Always touchID.
   public let kind = SensorKind.touchID
+  /// true: a capture is armed when fprintd answers VerifyStart, not when it is asked for.
+  public var reportsArming: Bool { true }
   let loop: any BusLoop
   /// The bus fprintd is on; nil for the system bus.
   let busAddress: String?
@@ -116,7 +118,7 @@ public final class FprintdSensor: SensorDriver, Sendable {
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation {
         (continuation: CheckedContinuation<CaptureEvent, any Error>) in
-        let resume = Resumption(continuation)
+        let resume = Resumption(continuation, armed: request.armed)
         box.set(resume)
         loop.perform { [self] in
           inFlight.removeAll { $0.isFinished }
@@ -226,9 +228,20 @@ final class ActiveVerify {
 final class Resumption: Sendable {
   // `continuation` is taken under the lock (a `StateLock`).
   private let lock = StateLock<CheckedContinuation<CaptureEvent, any Error>?>(nil)
+  /// The capture's `CaptureRequest.armed`.
+  private let armed: @Sendable () -> Void
 
-  init(_ continuation: CheckedContinuation<CaptureEvent, any Error>) {
+  init(
+    _ continuation: CheckedContinuation<CaptureEvent, any Error>,
+    armed: @escaping @Sendable () -> Void
+  ) {
+    self.armed = armed
     lock.withLock { $0 = continuation }
+  }
+
+  /// Tells the broker that fprintd verifies for this capture, unless it was resumed already.
+  func verifying() {
+    if !isFinished { armed() }
   }
 
   /// Whether it was resumed.

@@ -163,8 +163,14 @@ extension Broker {
     -> CaptureEvent
   {
     let asked = time.now()
+    let requestID = evaluation.requestID
+    let name = sensor.name
     let request = CaptureRequest(
-      requestID: evaluation.requestID, attempt: attempt, owner: evaluation.owner)
+      requestID: requestID, attempt: attempt, owner: evaluation.owner,
+      armed: { [self] in
+        Task { await self.captureArmed(requestID, sensor: name, attempt: attempt) }
+      })
+    if !sensor.reportsArming { armed(evaluation, sensor: name, attempt: attempt) }
     let event: CaptureEvent
     if evaluation.agent == nil {
       event = try await sensor.capture(request)
@@ -181,6 +187,21 @@ extension Broker {
     try Task.checkCancellation()
     traceCapture(evaluation, sensor: sensor.name, event: event, askedAt: asked)
     return event
+  }
+
+  /// A driver that reports its arming armed a capture of `requestID`: told when that evaluation
+  /// still runs (a late report of an ended one is dropped).
+  func captureArmed(_ requestID: String, sensor: String, attempt: Int) {
+    guard let evaluation = evaluations[requestID], evaluation === running else { return }
+    armed(evaluation, sensor: sensor, attempt: attempt)
+  }
+
+  /// Tells the evaluation's client and the monitors that the sensor listens
+  /// (`evaluation.armed`): pam_localauthd and apps ask for the finger or the face from here.
+  private func armed(_ evaluation: Evaluation, sensor: String, attempt: Int) {
+    let params: JSONObject = ["sensor": .string(sensor), "attempt": .int(attempt)]
+    notify(evaluation, Notification.armed, params)
+    monitor(evaluation, "armed", params)
   }
 
   /// The person's answer while the prompt waits for the fallback choice: through the prompt agent,

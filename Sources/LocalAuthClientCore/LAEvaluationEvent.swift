@@ -7,6 +7,8 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
   case queued(requestID: String, position: Int)
   /// The prompt is shown.
   case started(requestID: String, policy: LAPolicy?)
+  /// The sensor listens for this evaluation now: the moment to ask for the finger or the face.
+  case armed(requestID: String, sensor: String, attempt: Int)
   /// A sensor read that did not end the evaluation (noMatch, faceNotCentered, …).
   case feedback(requestID: String, sensor: String, feedback: String, attempt: Int)
   /// The prompt fell back to another method (e.g. "passcode").
@@ -15,7 +17,8 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
   /// The evaluation this event belongs to.
   public var requestID: String {
     switch self {
-    case .queued(let id, _), .started(let id, _), .feedback(let id, _, _, _), .fallback(let id, _):
+    case .queued(let id, _), .started(let id, _), .armed(let id, _, _), .feedback(let id, _, _, _),
+      .fallback(let id, _):
       id
     }
   }
@@ -28,6 +31,10 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
       self = .queued(requestID: requestID, position: params["position"]?.intValue ?? 0)
     case Notification.started:
       self = .started(requestID: requestID, policy: params["policy"].flatMap(Policy.init(json:)))
+    case Notification.armed:
+      self = .armed(
+        requestID: requestID, sensor: params["sensor"]?.stringValue ?? "",
+        attempt: params["attempt"]?.intValue ?? 0)
     case Notification.feedback:
       self = .feedback(
         requestID: requestID, sensor: params["sensor"]?.stringValue ?? "",
@@ -39,11 +46,13 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  /// One line for people: "queued at position 2", "prompt shown", "face: noMatch (attempt 1)".
+  /// One line for people: "queued at position 2", "prompt shown", "face: listening (attempt 1)",
+  /// "face: noMatch (attempt 1)".
   public var description: String {
     switch self {
     case .queued(_, let position): "queued at position \(position)"
     case .started(_, let policy): "prompt shown" + (policy.map { " for \($0.name)" } ?? "")
+    case .armed(_, let sensor, let attempt): "\(sensor): listening (attempt \(attempt))"
     case .feedback(_, let sensor, let feedback, let attempt):
       "\(sensor): \(feedback) (attempt \(attempt))"
     case .fallback(_, let to): "fell back to \(to)"

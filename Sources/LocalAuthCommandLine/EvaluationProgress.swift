@@ -36,6 +36,12 @@ struct EvaluationProgress {
       }
     }
     for await event in evaluation.events {
+      // The sensor's arming changes only the spinner's words: the "prompt shown" line said what
+      // to do, and the lines printed stay those of earlier versions.
+      if case .armed = event {
+        status.text = Self.waitingText(event)
+        continue
+      }
       if let terminal { terminal("\r\u{1B}[K") }
       runner.standardOutput(output.event(event))
       status.text = Self.waitingText(event)
@@ -49,6 +55,7 @@ struct EvaluationProgress {
     switch event {
     case .queued(_, let position): "queued at position \(position)"
     case .started: "prompt shown, waiting for the user"
+    case .armed(_, let sensor, _): "\(sensor): listening, waiting for the user"
     case .feedback(_, let sensor, "awaitingChoice", _):
       "\(sensor): no more tries, waiting for the fallback or Cancel"
     case .feedback(_, let sensor, let feedback, _): "\(sensor): \(feedback), trying again"

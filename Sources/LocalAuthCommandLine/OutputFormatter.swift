@@ -101,6 +101,10 @@ public struct OutputFormatter: Sendable {
     case .started(_, let policy):
       object["event"] = "started"
       object["policy"] = policy?.json
+    case .armed(_, let sensor, let attempt):
+      object["event"] = "armed"
+      object["sensor"] = .string(sensor)
+      object["attempt"] = .int(attempt)
     case .feedback(_, let sensor, let feedback, let attempt):
       object["event"] = "feedback"
       object["sensor"] = .string(sensor)

@@ -14,6 +14,15 @@ public enum StartedNotification: NotificationType {
   public typealias Params = NotificationParams
 }
 
+/// `evaluation.armed {requestID, sensor, attempt}`: the sensor listens for this evaluation's
+/// capture now (fprintd: it verifies); a prompt asks for the finger or the face only from here.
+public enum ArmedNotification: NotificationType {
+  /// `evaluation.armed`
+  public static let method = "evaluation.armed"
+  /// `{requestID, sensor, attempt}`.
+  public typealias Params = NotificationParams
+}
+
 /// `evaluation.feedback {requestID, sensor, feedback, attempt}`: a no-match or a retry.
 public enum FeedbackNotification: NotificationType {
   /// `evaluation.feedback`

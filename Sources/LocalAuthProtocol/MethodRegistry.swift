@@ -25,7 +25,8 @@ public enum MethodRegistry {
 
   /// The notification types the server sends.
   public static let notifications: [any NotificationType.Type] = [
-    QueuedNotification.self, StartedNotification.self, FeedbackNotification.self,
+    QueuedNotification.self, StartedNotification.self, ArmedNotification.self,
+    FeedbackNotification.self,
     FallbackNotification.self, MonitorEventNotification.self,
     AgentPromptNotification.self, AgentFeedbackNotification.self,
     AgentPasscodeNotification.self, AgentEndedNotification.self,

@@ -99,6 +99,8 @@ public enum Notification {
   public static let queued = QueuedNotification.method
   /// `evaluation.started {requestID, policy}`
   public static let started = StartedNotification.method
+  /// `evaluation.armed {requestID, sensor, attempt}`
+  public static let armed = ArmedNotification.method
   /// `evaluation.feedback {requestID, sensor, feedback, attempt}`
   public static let feedback = FeedbackNotification.method
   /// `evaluation.fallback {requestID, to}`

@@ -38,14 +38,19 @@ public struct CaptureRequest: Sendable {
   public var attempt: Int
   /// Whose presence is asked for: only this owner's enrolled identities may match.
   public var owner: SensorOwner
+  /// Called once the sensor listens for this capture, by a driver whose `reportsArming` is true
+  /// (fprintd's: when VerifyStart is answered), from any thread; the prompt says "touch" only then.
+  public var armed: @Sendable () -> Void
 
   /// A request (by default for uid 0, root).
   public init(
-    requestID: String, attempt: Int, owner: SensorOwner = SensorOwner(uid: 0, name: "root")
+    requestID: String, attempt: Int, owner: SensorOwner = SensorOwner(uid: 0, name: "root"),
+    armed: @escaping @Sendable () -> Void = {}
   ) {
     self.requestID = requestID
     self.attempt = attempt
     self.owner = owner
+    self.armed = armed
   }
 }
 

@@ -27,6 +27,11 @@ public protocol SensorDriver: DriverLifecycle {
   /// `state(for: owner)` as far as availability goes, without copying names or identities (read on
   /// every canEvaluatePolicy). The default takes the snapshot.
   func readiness(for owner: UInt32) -> SensorReadiness
+  /// Whether `capture` calls `request.armed` itself once the sensor listens (fprintd's driver, at
+  /// VerifyStart's answer). When false (the default), the broker takes the sensor as listening when
+  /// it asks for the capture: a simulated sensor listens at once, and an exec driver is sent its
+  /// `CAPTURE` line then.
+  var reportsArming: Bool { get }
   /// Waits for one presentation by `request.owner` and reports what was seen. Runs on the caller's executor.
   nonisolated(nonsending) func capture(_ request: CaptureRequest) async throws -> CaptureEvent
   /// Enrolls an identity for `owner` (an administrator action); returns that owner's enrolled identities.
@@ -36,6 +41,9 @@ public protocol SensorDriver: DriverLifecycle {
 }
 
 extension SensorDriver {
+  /// false: the broker takes the sensor as listening when it asks for a capture.
+  public var reportsArming: Bool { false }
+
   /// `state(for: 0).available`.
   public var availableNow: Bool { state(for: 0).available }
 

@@ -126,6 +126,32 @@ import Testing
     #expect(daemon.stop() == 0)
   }
 
+  /// Issue 28, row 6: the client hears `evaluation.armed` once fprintd verifies (its Claim and
+  /// VerifyStart were called), and the finger given then matches.
+  @Test func theCaptureIsArmedOnceFprintdVerifies() throws {
+    let (stack, daemon, client) = try rootOnStack()
+    try stack.recordDeviceCalls()
+    let id = try client.request(Method.evaluatePolicy, biometrics)
+    var armed: JSONObject? = nil
+    while armed == nil, let message = try client.readMessage() {
+      if case .notification(Notification.armed, let params)? = ServerMessage(json: message) {
+        armed = params
+      }
+    }
+    #expect(armed?["sensor"] == "finger" && armed?["attempt"] == 1, "\(daemon.log())")
+    // dbus-monitor records the calls on its own time: give it a moment to write them down.
+    var calls: [String] = []
+    for _ in 0..<400 where !calls.contains("VerifyStart") {
+      calls = stack.deviceCalls
+      usleep(5_000)
+    }
+    #expect(calls.filter { $0 == "Claim" || $0 == "VerifyStart" } == ["Claim", "VerifyStart"])
+    try whenFingerNeeded(stack, daemon, scan: "root-print")
+    let (result, _) = try finish(client, id)
+    #expect(result?.object?["sensor"] == "finger")
+    #expect(daemon.stop() == 0)
+  }
+
   @Test func aStateReadsRefreshWaitsUntilTheDeviceIsIdle() throws {
     let (stack, daemon, client) = try rootOnStack()
     try evaluateByFinger(stack, daemon, client)

@@ -13,6 +13,8 @@ final class BrokerHarness: Sendable {
   let face: SimulatedSensor
   let passcodeSensor: SimulatedSensor
   let companion: SimulatedSensor
+  /// The face as a driver that reports its arming (`reportsArming`), when asked for.
+  let arming: ArmingDriver?
   let broker: Broker
   private let tags = Atomic<Int>(0)
 
@@ -21,7 +23,7 @@ final class BrokerHarness: Sendable {
     enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait,
     passcode: String? = "1234",
     removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
-    rightStore: RightStore? = nil, owners: OwnerMode = .device
+    rightStore: RightStore? = nil, owners: OwnerMode = .device, faceReportsArming: Bool = false
   ) {
     // One device owner (uid 0) unless a test asks for per-user owners: most broker tests are about one person.
     var configuration = configuration
@@ -35,8 +37,11 @@ final class BrokerHarness: Sendable {
     passcodeSensor = SimulatedSensor(name: "passcode", kind: .passcode, setup: .init(), time: clock)
     companion = SimulatedSensor(
       name: "watch", kind: .companion, setup: .init(enrolled: companionPaired), time: clock)
+    let arming = faceReportsArming ? ArmingDriver(face) : nil
+    self.arming = arming
     broker = Broker(
-      configuration: configuration, sensors: SensorRegistry([face, passcodeSensor, companion]),
+      configuration: configuration,
+      sensors: SensorRegistry([arming ?? face, passcodeSensor, companion]),
       passcode: passcode,
       time: clock, log: SilentLog(), accounts: SystemAccounts(), processes: SystemProcesses(),
       executor: executor, rightStore: rightStore)

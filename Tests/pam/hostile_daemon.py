@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """A hostile stand-in on the module's socket, for the robustness tests only: it answers session.hello and
 context.canEvaluatePolicy (id 2: yes, a fingerprint sensor; except in the silent and close modes), then
+says the sensor listens (evaluation.armed; except in unarmed mode, where it never does), then
 behaves badly in one way about the evaluation (id 3). The module must neither crash
 nor believe it.
 
 Usage: hostile_daemon.py SOCKET MODE   (prints "ready" once listening; serves until killed)
-Modes: huge-line, deep-nesting, garbage, wrong-id, escapes, silent, success, close."""
+Modes: huge-line, deep-nesting, garbage, wrong-id, escapes, silent, success, close, unarmed."""
 import os
 import socket
 import sys
@@ -27,6 +28,9 @@ def reply(conn):
         if mode not in ("silent", "close"):
             conn.sendall(b'{"jsonrpc":"2.0","id":1,"result":{"server":"localauthd","biometryType":"touchID"}}\n')
             conn.sendall(b'{"jsonrpc":"2.0","id":2,"result":{"canEvaluate":true,"biometryType":"touchID"}}\n')
+        if mode not in ("silent", "close", "unarmed"):
+            conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.armed","params":{"requestID":"HOSTILE-1",'
+                         b'"sensor":"finger","attempt":1}}\n')
         if mode == "huge-line":
             conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.feedback","params":{"x":"' + b"A" * 200000)
             conn.sendall(b'"}}\n' + started)
@@ -51,6 +55,10 @@ def reply(conn):
             conn.sendall(started + b'{"jsonrpc":"2.0","id":3,"result":{"requestID":"HOSTILE-1","policy":1,"sensor":"face","reused":false}}\n')
         elif mode == "close":
             return
+        elif mode == "unarmed":
+            # Another requester's evaluation holds the sensor: this one is queued and never armed.
+            conn.sendall(b'{"jsonrpc":"2.0","method":"evaluation.queued","params":{"requestID":"HOSTILE-1",'
+                         b'"id":3,"position":1}}\n')
         # silent, and every mode after its bytes: hold the connection until the module goes.
         while conn.recv(4096):
             pass

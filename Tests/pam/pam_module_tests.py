@@ -233,6 +233,17 @@ def hostile(directory):
                   "Try again." in out and "pwned" not in out and "%n" not in out, out)
             check("awaitingChoice (Face ID waiting for the fallback button) is not shown as another try",
                   out.count("Try again.") == 1, out)
+    # Issue 28 row 6: the finger prompt only once the daemon says the sensor listens for this
+    # evaluation (the modes above say so at once: their prompt is the control).
+    server = subprocess.Popen([sys.executable, os.path.join(HERE, "hostile_daemon.py"), path, "unarmed"],
+                              stdout=subprocess.PIPE)
+    server.stdout.readline()
+    rc, out, _ = pamtester("la-hostile", asan=True)
+    server.kill()
+    server.wait()
+    check("a queued evaluation whose sensor never listens: no 'touch' prompt, one line that it waits",
+          "touch the fingerprint sensor" not in out and out.count("Waiting for another authentication") == 1
+          and rc != 0 and not says(out, "PAM_SUCCESS"), out)
     untrusted = os.path.join(directory, "untrusted")
     os.mkdir(untrusted)
     os.chmod(untrusted, 0o777)

@@ -196,6 +196,61 @@ def starvation_row(daemon):
     parked.stop()
 
 
+def wait_until(condition, seconds=5):
+    """Polls condition() until it holds (True) or `seconds` pass (False)."""
+    deadline = time.monotonic() + seconds * SCALE
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def pamtester_started(service, user, requester):
+    """pamtester as `requester` runs su for `user` (pam_as_requester), in the background."""
+    command = [pam_harness.REQUESTER_HELPER, str(requester), service, user]
+    return subprocess.Popen(pam_harness.in_private_namespace(command), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=pam_harness.environment(), start_new_session=True)
+
+
+def finished(process, seconds=30):
+    try:
+        out, _ = process.communicate(timeout=seconds * SCALE)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        out, _ = process.communicate()
+    return out.decode(errors="replace")
+
+
+def touch_row(daemon):
+    """Issue 28 row 1: B's `su A` is left waiting; A then runs sudo and touches once. A's sudo
+    succeeds, and B's su is ended, never authenticated by A's touch."""
+    daemon.reset()
+    evaluating = lambda: daemon.call("broker.status")["evaluating"] == 1
+    su = pamtester_started("la-quick", USER_B, uid(USER_A))
+    su_running = wait_until(evaluating)
+    sudo = pamtester_started("la-quick", USER_B, uid(USER_B))
+    su_ended = wait_until(lambda: su.poll() is not None, seconds=3)
+    sudo_running = wait_until(evaluating)
+    daemon.script("MATCH")
+    sudo_out, su_out = finished(sudo), finished(su)
+    check(f"row 1 (issue 28): {USER_A}'s `su {USER_B}` left waiting, then {USER_B}'s sudo and one touch: "
+          f"the sudo succeeds",
+          su_running and sudo_running and says(sudo_out, "PAM_SUCCESS"), sudo_out + su_out)
+    check(f"row 1 (issue 28): ...and {USER_A}'s su was ended by it, not authenticated by the touch",
+          su_ended and not says(su_out, "PAM_SUCCESS"), su_out)
+    check("row 1 (issue 28): ...and the sudo said 'touch' only once the sensor was its own",
+          sudo_out.count("look at the camera") == 1, sudo_out)
+    # Control: the same su, with nobody's sudo in the way, is authenticated by a touch.
+    daemon.reset()
+    su = pamtester_started("la-quick", USER_B, uid(USER_A))
+    su_running = wait_until(evaluating)
+    daemon.script("MATCH")
+    su_out = finished(su)
+    check(f"row 1 (issue 28), control: {USER_A}'s `su {USER_B}` alone is authenticated by a touch",
+          su_running and says(su_out, "PAM_SUCCESS"), su_out)
+
+
 def run(directory, daemon):
     """Every row, with the users set up by the caller."""
     os.chmod(directory, 0o755)
@@ -212,5 +267,6 @@ def run(directory, daemon):
         passcode_malware_row(daemon)
         requester_row(daemon)
         starvation_row(daemon)
+        touch_row(daemon)
     finally:
         device.stop()
