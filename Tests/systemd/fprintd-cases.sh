@@ -125,3 +125,7 @@ sed 's/^/     /' "$RUN/table.md"
 cp "$RUN/table.md" "${LOCALAUTHD_FPRINTD_TABLE:-/tmp/localauthd-fprintd-table.md}" 2>/dev/null
 echo "     --- sudo by finger, both modules interleaved ---"
 race "${LOCALAUTHD_FPRINTD_RUNS:-10}"
+echo "     --- the finger pressed the moment the prompt appears, both modules interleaved ---"
+race_at_prompt "${LOCALAUTHD_FPRINTD_RUNS:-10}"
+echo "     --- another user's su for alice left waiting, then her sudo ---"
+su_left_waiting

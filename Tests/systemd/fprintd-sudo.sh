@@ -134,6 +134,8 @@ if [ "${LOCALAUTHD_FPRINTD_RACE_ONLY:-0}" = 1 ]; then
     # make bench-fprintd-sudo: the setup, then only the interleaved timing runs.
     echo "     --- sudo by finger, both modules interleaved ---"
     race "${LOCALAUTHD_FPRINTD_RUNS:-10}"
+    echo "     --- the finger pressed the moment the prompt appears, both modules interleaved ---"
+    race_at_prompt "${LOCALAUTHD_FPRINTD_RUNS:-10}"
     container_stop
     finish
     exit

@@ -1,9 +1,14 @@
 #!/usr/bin/env python3
 """Runs a command on a new pseudo-terminal (its controlling terminal) and types real keys into it.
 
-Usage: pty-run.py [--timeout S] [--optional-steps] [--settle-ms MS] [--step PATTERN KEYS]... -- COMMAND [ARGS...]
+Usage: pty-run.py [--timeout S] [--optional-steps] [--settle-ms MS] [--step PATTERN KEYS]...
+                 [--step-touch PATTERN PRINT]... -- COMMAND [ARGS...]
 Each step waits until PATTERN (a regular expression) has appeared in the output since the previous
-step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03). Afterwards it reads until the command
+step, then types KEYS (Python escapes allowed: \\r, \\x1b, \\x03), or, for --step-touch, presses
+PRINT on libfprint's virtual device at once ("SCAN PRINT" to $FP_VIRTUAL_DEVICE, default
+/run/fprintd-vdev/vdev.sock), as a person touches the sensor the moment the prompt asks: a device
+that does not listen yet loses the touch. Each step's moment is also printed as "pty-run: step K seen
+at EPOCH_SECONDS". Afterwards it reads until the command
 exits, prints the whole transcript, then "pty-run: exit N", "pty-run: took M ms" (start to exit) and, per step, "pty-run: step K seen after
 M ms" (or "not seen"). Exits with the command's exit code (125 when a step was not seen, unless
 --optional-steps: then the steps left are skipped once the command exits; 124 when it did not exit in time).
@@ -14,6 +19,7 @@ import os
 import pty
 import re
 import select
+import socket
 import sys
 import time
 
@@ -33,7 +39,10 @@ while args and args[0] != "--":
         optional = True
         args = args[1:]
     elif args[0] == "--step":
-        steps.append((re.compile(args[1].encode()), args[2].encode().decode("unicode_escape").encode("latin-1")))
+        steps.append((re.compile(args[1].encode()), args[2].encode().decode("unicode_escape").encode("latin-1"), None))
+        args = args[3:]
+    elif args[0] == "--step-touch":
+        steps.append((re.compile(args[1].encode()), b"", args[2]))
         args = args[3:]
     else:
         sys.exit("pty-run.py: bad argument " + args[0])
@@ -60,8 +69,20 @@ def read(seconds):
     return chunk
 
 
+def touch(print_name):
+    device = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        device.connect(os.environ.get("FP_VIRTUAL_DEVICE", "/run/fprintd-vdev/vdev.sock"))
+        device.sendall(("SCAN " + print_name).encode())
+    except OSError as error:
+        print(f"pty-run.py: cannot press {print_name}: {error}", file=sys.stderr)
+    finally:
+        device.close()
+
+
 missed = False
-for pattern, keys in steps:
+seen_at = []
+for pattern, keys, print_name in steps:
     deadline = time.monotonic() + timeout
     while not pattern.search(output, mark):
         chunk = read(deadline - time.monotonic())
@@ -73,7 +94,11 @@ for pattern, keys in steps:
         missed = True
         break
     seen.append((time.monotonic() - started) * 1000)
+    seen_at.append(time.time())
     mark = match.end()
+    if print_name is not None:
+        touch(print_name)
+        continue
     if settle:
         time.sleep(settle)
     os.write(fd, keys)
@@ -100,4 +125,6 @@ print(f"\npty-run: exit {code}")
 print(f"pty-run: took {took:.0f} ms")
 for index, when in enumerate(seen):
     print(f"pty-run: step {index + 1} " + (f"seen after {when:.0f} ms" if when is not None else "not seen"))
+for index, when in enumerate(seen_at):
+    print(f"pty-run: step {index + 1} seen at {when:.6f}")
 sys.exit(code)
