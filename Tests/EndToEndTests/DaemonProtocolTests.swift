@@ -15,11 +15,21 @@ import Testing
   func expectError(
     _ client: LineClient, _ code: ErrorCode, reason: String? = nil, id: JSONValue = .null
   ) throws {
-    let message = try client.readMessage()?.objectValue
+    let message = try nextAnswer(client)
     #expect(message?["id"] == id)
     let error = message?["error"]?.objectValue
     #expect(error?["code"] == .int(code.rawValue))
     if let reason { #expect(error?["data"]?.objectValue?["reason"] == .string(reason)) }
+  }
+
+  /// The next message that is not a notification (an evaluation's progress may come first).
+  func nextAnswer(_ client: LineClient) throws -> JSONObject? {
+    while let message = try client.readMessage() {
+      guard let object = message.objectValue, object["method"] != nil, object["id"] == nil else {
+        return message.objectValue
+      }
+    }
+    return nil
   }
 
   func expectAlive(_ client: LineClient) throws {
@@ -77,7 +87,7 @@ import Testing
     try expectError(client, .invalidRequest, reason: "duplicateId", id: "same")
     let admin = try daemon.connect()
     _ = try admin.call(Method.sensorsScript, ["sensor": "face", "commands": ["MATCH"]])
-    let answer = try client.readMessage()?.objectValue
+    let answer = try nextAnswer(client)
     #expect(answer?["id"] == "same")
     #expect(answer?["result"]?.objectValue?["sensor"] == "face")
   }
