@@ -7,7 +7,7 @@ SWIFT ?= swift
 # `make deb` call them first, saying so.
 BUILD_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev
 # What the tests and `make run` need besides.
-DEB_PACKAGES := $(BUILD_PACKAGES) openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
+DEB_PACKAGES := $(BUILD_PACKAGES) clang-format openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf
@@ -64,7 +64,7 @@ build: check-build-packages
 # long: Hostile*, *Fault*, Daemon*, UIDShare, CrashRecovery) and the pam, systemd, readme and
 # package suites run in `make test`.
 UNIT_TEST_SKIP := EndToEnd|Hostile|Fault|Daemon|UIDShare|CrashRecovery
-check: check-build-packages
+check: check-build-packages c-format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(UNIT_TEST_SKIP)'
 
@@ -188,6 +188,17 @@ docs: build
 		--output-path .build/docs --analyze
 
 # swift format with the toolchain's default settings; any finding fails the build.
+# The project's one C style (.clang-format): every C file of the module, the shims, the bench and the
+# tests. `make check` runs the check; `make c-format` applies it.
+C_FORMAT_FILES = $(wildcard pam/*.c pam/*.h pam/fuzz/*.c Sources/C*/*.c Sources/C*/include/*.h bench/*.c Tests/pam/*.c)
+.PHONY: c-format c-format-check
+c-format:
+	clang-format -i $(C_FORMAT_FILES)
+
+c-format-check:
+	$(call require_packages,clang-format,deps)
+	@clang-format --dry-run --Werror $(C_FORMAT_FILES) || { echo "C style: run make c-format" >&2; exit 1; }
+
 format-check:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests fuzz/Sources fuzz/Package.swift Examples/AppleSamples/Package.swift Examples/AppleSamples/Sources Examples/AppFidelity/Package.swift Examples/AppFidelity/Sources
 

@@ -78,8 +78,7 @@ int daemon_link_fill(struct daemon_link *link) {
                         link->used = 0;
                         link->discarding = 1;
                 }
-                ssize_t n = recv(link->fd, link->buffer + link->used, sizeof link->buffer - link->used,
-                                 MSG_DONTWAIT);
+                ssize_t n = recv(link->fd, link->buffer + link->used, sizeof link->buffer - link->used, MSG_DONTWAIT);
                 if (n == 0)
                         return 1;
                 if (n < 0) {

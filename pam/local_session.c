@@ -72,8 +72,7 @@ static const char *logind_refusal(const struct module_options *options, char *de
         return reason;
 }
 
-const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail,
-                                  size_t size) {
+const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail, size_t size) {
         detail[0] = '\0';
         if (options->session_check) {
                 const char *reason = logind_refusal(options, detail, size);

@@ -15,35 +15,42 @@ static void explain(const struct evaluation_result *result, const char *user, ch
         int finger = strcmp(result->biometry, "touchID") == 0;
         out[0] = '\0';
         if (strcmp(result->error_reason, "deviceOwnerMode") == 0)
-                snprintf(out, size, "localauthd runs with Owners=device, which never serves PAM: use Owners=user for "
-                                    "sudo, su and polkit");
+                snprintf(out, size,
+                         "localauthd runs with Owners=device, which never serves PAM: use Owners=user for "
+                         "sudo, su and polkit");
         else if (strcmp(name, "biometryNotEnrolled") == 0 && finger)
                 snprintf(out, size, "no fingers enrolled for %s: run fprintd-enroll %s", user, user);
         else if (strcmp(name, "biometryNotEnrolled") == 0)
-                snprintf(out, size, "nothing enrolled for %s: enroll with localauthctl enroll SENSOR IDENTITY --user %s",
-                         user, user);
+                snprintf(out, size,
+                         "nothing enrolled for %s: enroll with localauthctl enroll SENSOR IDENTITY --user %s", user,
+                         user);
         else if (strcmp(name, "passcodeNotSet") == 0)
-                snprintf(out, size, "%s has no localauthd passcode and this localauthd asks for one before biometry: "
-                                    "localauthctl passcode set DIGITS",
+                snprintf(out, size,
+                         "%s has no localauthd passcode and this localauthd asks for one before biometry: "
+                         "localauthctl passcode set DIGITS",
                          user);
         else if (strcmp(name, "biometryNotAvailable") == 0 && finger)
-                snprintf(out, size, "the fingerprint sensor is not available (is fprintd running?): see localauthctl doctor");
+                snprintf(out, size,
+                         "the fingerprint sensor is not available (is fprintd running?): see localauthctl doctor");
         else if (strcmp(name, "biometryNotAvailable") == 0 || strcmp(name, "biometryNotPaired") == 0 ||
                  strcmp(name, "biometryDisconnected") == 0)
                 snprintf(out, size, "no biometric sensor is available: see localauthctl doctor");
         else if (strcmp(result->error_reason, "requesterLockedOut") == 0)
-                snprintf(out, size, "the user who asked (su or sudo for %s) is locked out after failed matches of "
-                                    "their own: localauthctl reset-lockout --user THAT-USER",
+                snprintf(out, size,
+                         "the user who asked (su or sudo for %s) is locked out after failed matches of "
+                         "their own: localauthctl reset-lockout --user THAT-USER",
                          user);
         else if (strcmp(name, "biometryLockout") == 0)
-                snprintf(out, size, "biometry is locked out for %s after failed matches: an administrator can run "
-                                    "localauthctl reset-lockout --user %s",
+                snprintf(out, size,
+                         "biometry is locked out for %s after failed matches: an administrator can run "
+                         "localauthctl reset-lockout --user %s",
                          user, user);
         else if (strcmp(name, "authenticationFailed") == 0)
                 snprintf(out, size, "no match for %s", user);
         else if (strcmp(name, "daemonNotAnswering") == 0)
-                snprintf(out, size, "localauthd accepted the connection but did not answer within 1 s: see systemctl "
-                                    "status localauthd");
+                snprintf(out, size,
+                         "localauthd accepted the connection but did not answer within 1 s: see systemctl "
+                         "status localauthd");
         else if (strcmp(name, "connectionLost") == 0)
                 snprintf(out, size, "localauthd closed the connection: see journalctl -u localauthd");
         else if (strcmp(name, "timeout") == 0)

@@ -26,7 +26,8 @@ static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct
                 if (strncmp(arg, "socket=", 7) == 0 && arg[7] == '/') {
                         options->socket_path = arg + 7;
                 } else if (strncmp(arg, "policy=", 7) == 0 && strlen(arg + 7) < sizeof options->policy &&
-                           arg[7] != '\0' && strspn(arg + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == strlen(arg + 7)) {
+                           arg[7] != '\0' &&
+                           strspn(arg + 7, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == strlen(arg + 7)) {
                         snprintf(options->policy, sizeof options->policy, "%s", arg + 7);
                 } else if (strncmp(arg, "reason=", 7) == 0 && arg[7] != '\0') {
                         sanitize(arg + 7, options->reason, sizeof options->reason);
@@ -64,7 +65,8 @@ static void default_reason(const char *service, const char *user, struct module_
         if (strcmp(s, "sudo") == 0 || strcmp(s, "sudo-i") == 0)
                 snprintf(options->reason, sizeof options->reason, "sudo wants to act as root for %s", u);
         else if (strcmp(s, "su") == 0 || strcmp(s, "su-l") == 0)
-                snprintf(options->reason, sizeof options->reason, "su wants to switch to %s", u); /* PAM_USER: the target */
+                snprintf(options->reason, sizeof options->reason, "su wants to switch to %s",
+                         u); /* PAM_USER: the target */
         else if (strcmp(s, "polkit-1") == 0)
                 snprintf(options->reason, sizeof options->reason, "polkit wants to authorize an action for %s", u);
         else if (strcmp(s, "login") == 0)
@@ -74,7 +76,7 @@ static void default_reason(const char *service, const char *user, struct module_
 }
 
 static const char *end_name(enum evaluation_end end) {
-        static const char *const names[] = {"success", "failed", "lockout", "fallback", "cancel",
+        static const char *const names[] = {"success",  "failed",      "lockout", "fallback",     "cancel",
                                             "password", "unavailable", "timeout", "stepped aside"};
         return names[end];
 }
@@ -94,78 +96,129 @@ static int pam_code(enum evaluation_end end) {
         return PAM_AUTHINFO_UNAVAIL;
 }
 
-/* The journal entry for a module that steps aside before asking the daemon anything. */
-static int step_aside(pam_handle_t *pamh, const struct module_options *options, const char *user, const char *reason,
-                      const char *why, int code) {
-        journal_outcome(pamh, &(struct outcome_note){.user = user, .outcome = "stepped aside", .la_error = reason,
-                                                     .why = why, .code = code, .session_check = options->session_check});
-        return code;
-}
+/* Why the module stepped aside before the daemon evaluated anything: its journal entry's words. */
+struct aside {
+        const char *reason; /* LA_ERROR */
+        const char *why;    /* the sentence after it */
+};
 
-static int authenticate(pam_handle_t *pamh, int flags, int argc, const char **argv) {
-        struct module_options options;
-        struct evaluation_result result = {.end = END_UNAVAILABLE, .started_us = monotonic_us()};
-        const char *user = NULL, *service = NULL;
-        if (parse_options(pamh, argc, argv, &options) != 0)
-                return PAM_IGNORE; /* a bad line never locks anyone out */
-        if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN)
-                return PAM_USER_UNKNOWN;
+/* Whether an account name is plain ASCII (printable, no space), the only names the daemon judges. */
+static int plain_user(const char *user) {
         for (const char *p = user; *p; p++)
                 if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
-                        /* Account names are plain ASCII here; anything else is not the daemon's to judge. */
-                        return step_aside(pamh, &options, user, "user name not plain ASCII", "", PAM_AUTHINFO_UNAVAIL);
+                        return 0;
+        return 1;
+}
+
+/* Opens the terminal, or checks that the conversation can carry the prompt; 0, or -1 when neither can. */
+static int open_person(pam_handle_t *pamh, const struct module_options *options, struct terminal *terminal) {
+        const struct pam_conv *conversation = NULL;
+        if (!options->no_terminal)
+                (void)terminal_open(terminal);
+        if (terminal->fd >= 0)
+                return 0;
+        if (pam_get_item(pamh, PAM_CONV, (const void **)&conversation) != PAM_SUCCESS || !conversation ||
+            !conversation->conv)
+                return -1;
+        return 0;
+}
+
+/* Connects to the daemon; NULL (with the aside's words) when it is missing or not the daemon. */
+static struct daemon_link *open_daemon(const struct module_options *options, struct aside *aside) {
+        struct daemon_link *link = calloc(1, sizeof *link);
+        int r = link ? daemon_link_open(link, options->socket_path, options->daemon_user) : -ENOMEM;
+        if (r == 0)
+                return link;
+        free(link);
+        *aside = r == -EPERM
+                         ? (struct aside){"socket not served by localauthd",
+                                          "the socket's peer is neither root nor the daemon's account"}
+                         : (struct aside){"daemon not reachable", "localauthd is not running: the password decides"};
+        return NULL;
+}
+
+/* One PAM evaluation. Every path after the options and the user are read ends at `finish`, which
+ * closes the link and the terminal, wipes the typed password and writes the one journal entry. */
+static int authenticate(pam_handle_t *pamh, int argc, const char **argv) {
+        struct module_options options;
+        struct evaluation_result result = {.end = END_UNAVAILABLE, .started_us = monotonic_us()};
+        struct terminal terminal = {.fd = -1};
+        struct daemon_link *link = NULL;
+        struct aside aside = {0};
+        const char *user = NULL, *service = NULL;
+        int code = PAM_IGNORE; /* a bad line never locks anyone out */
+        char detail[160];
+
+        if (parse_options(pamh, argc, argv, &options) != 0)
+                goto finish;
+        if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN) {
+                user = NULL; /* nothing to journal about */
+                code = PAM_USER_UNKNOWN;
+                goto finish;
+        }
+        if (!plain_user(user)) {
+                /* Account names are plain ASCII here; anything else is not the daemon's to judge. */
+                aside = (struct aside){"user name not plain ASCII", ""};
+                code = PAM_AUTHINFO_UNAVAIL;
+                goto finish;
+        }
         (void)pam_get_item(pamh, PAM_SERVICE, (const void **)&service);
         if (!options.reason[0])
                 default_reason(service ? service : "?", user, &options);
-
-        char detail[160];
-        const char *refusal = local_session_refusal(pamh, &options, detail, sizeof detail);
-        if (refusal)
-                return step_aside(pamh, &options, user, refusal, detail, PAM_IGNORE);
+        aside.reason = local_session_refusal(pamh, &options, detail, sizeof detail);
+        if (aside.reason) {
+                aside.why = detail;
+                code = PAM_IGNORE;
+                goto finish;
+        }
         result.times.session_us = monotonic_us() - result.started_us;
-        const struct pam_conv *conversation = NULL;
-        struct terminal terminal = {.fd = -1};
-        /* PAM_SILENT (sudo passes it by default, pam_silent) hides informational messages; the prompt
-         * is not one, so the module still asks. */
-        (void)flags;
-        if (!options.no_terminal)
-                (void)terminal_open(&terminal);
-        if (terminal.fd < 0 &&
-            (pam_get_item(pamh, PAM_CONV, (const void **)&conversation) != PAM_SUCCESS || !conversation ||
-             !conversation->conv))
-                return step_aside(pamh, &options, user, "no terminal and no conversation", "", PAM_AUTHINFO_UNAVAIL);
-
-        struct daemon_link *link = calloc(1, sizeof *link);
-        int r = link ? daemon_link_open(link, options.socket_path, options.daemon_user) : -ENOMEM;
-        if (r < 0) {
-                free(link);
-                terminal_close(&terminal);
-                return step_aside(pamh, &options, user,
-                                  r == -EPERM ? "socket not served by localauthd" : "daemon not reachable",
-                                  r == -EPERM ? "the socket's peer is neither root nor the daemon's account"
-                                              : "localauthd is not running: the password decides",
-                                  PAM_AUTHINFO_UNAVAIL);
+        if (open_person(pamh, &options, &terminal) != 0) {
+                aside = (struct aside){"no terminal and no conversation", ""};
+                code = PAM_AUTHINFO_UNAVAIL;
+                goto finish;
+        }
+        link = open_daemon(&options, &aside);
+        if (!link) {
+                code = PAM_AUTHINFO_UNAVAIL;
+                goto finish;
         }
         result.times.connect_us = monotonic_us() - result.started_us;
         evaluate(pamh, link, &terminal, &options, user, &result);
-        daemon_link_close(link);
-        free(link);
-        terminal_close(&terminal);
-
-        int code = pam_code(result.end);
+        code = pam_code(result.end);
         if (result.end == END_PASSWORD && pam_set_item(pamh, PAM_AUTHTOK, result.password) != PAM_SUCCESS)
                 code = PAM_AUTHINFO_UNAVAIL;
+
+finish:
+        if (link) {
+                daemon_link_close(link);
+                free(link);
+        }
+        terminal_close(&terminal);
         explicit_bzero(result.password, sizeof result.password);
-        journal_outcome(pamh, &(struct outcome_note){.user = user, .outcome = end_name(result.end),
-                                                     .la_error = result.end == END_SUCCESS ? "" : result.error_name,
-                                                     .result = &result, .code = code,
-                                                     .session_check = options.session_check});
+        if (user && aside.reason)
+                journal_outcome(pamh, &(struct outcome_note){.user = user,
+                                                             .outcome = "stepped aside",
+                                                             .la_error = aside.reason,
+                                                             .why = aside.why,
+                                                             .code = code,
+                                                             .session_check = options.session_check});
+        else if (user)
+                journal_outcome(pamh,
+                                &(struct outcome_note){.user = user,
+                                                       .outcome = end_name(result.end),
+                                                       .la_error = result.end == END_SUCCESS ? "" : result.error_name,
+                                                       .result = &result,
+                                                       .code = code,
+                                                       .session_check = options.session_check});
         return code;
 }
 
 PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
                                                                           const char **argv) {
-        return authenticate(pamh, flags, argc, argv);
+        /* PAM_SILENT (sudo passes it by default, pam_silent) hides informational messages; the prompt
+         * is not one, so the module still asks. */
+        (void)flags;
+        return authenticate(pamh, argc, argv);
 }
 
 PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,

@@ -11,36 +11,36 @@
 
 /* The module's arguments (see docs/pam.md). */
 struct module_options {
-        const char *socket_path;            /* socket=PATH */
-        char policy[64];                    /* policy=NAME */
-        char reason[REASON_MAX];            /* reason=TEXT, or the default naming the service and the user */
-        int timeout_ms;                     /* timeout=SECONDS, 1..300 */
-        int allow_remote;                   /* allow_remote */
-        int session_check;                  /* session_check=no turns logind's check off (containers, tests) */
-        int no_terminal;                    /* no_tty: always use the conversation */
-        char daemon_user[NAME_MAX_LEN];     /* daemon_user=NAME: the account localauthd runs as */
+        const char *socket_path;        /* socket=PATH */
+        char policy[64];                /* policy=NAME */
+        char reason[REASON_MAX];        /* reason=TEXT, or the default naming the service and the user */
+        int timeout_ms;                 /* timeout=SECONDS, 1..300 */
+        int allow_remote;               /* allow_remote */
+        int session_check;              /* session_check=no turns logind's check off (containers, tests) */
+        int no_terminal;                /* no_tty: always use the conversation */
+        char daemon_user[NAME_MAX_LEN]; /* daemon_user=NAME: the account localauthd runs as */
 };
 
 /* How one evaluation ended, in the module's words. */
 enum evaluation_end {
         END_SUCCESS,
-        END_FAILED,        /* authenticationFailed: attempts exhausted */
-        END_LOCKOUT,       /* biometryLockout */
-        END_FALLBACK,      /* userFallback, or Enter alone */
-        END_CANCEL,        /* userCancel, or Esc / Ctrl-C */
-        END_PASSWORD,      /* the person typed the password first */
-        END_UNAVAILABLE,   /* nothing to evaluate with, not interactive, a broken answer */
-        END_TIMEOUT,       /* timeout= passed */
-        END_ASIDE,         /* the daemon does not serve PAM in its configuration (Owners=device) */
+        END_FAILED,      /* authenticationFailed: attempts exhausted */
+        END_LOCKOUT,     /* biometryLockout */
+        END_FALLBACK,    /* userFallback, or Enter alone */
+        END_CANCEL,      /* userCancel, or Esc / Ctrl-C */
+        END_PASSWORD,    /* the person typed the password first */
+        END_UNAVAILABLE, /* nothing to evaluate with, not interactive, a broken answer */
+        END_TIMEOUT,     /* timeout= passed */
+        END_ASIDE,       /* the daemon does not serve PAM in its configuration (Owners=device) */
 };
 
 /* When each of the module's steps ended, in microseconds since it was called (0: not reached). */
 struct step_times {
-        long long session_us;  /* the local-session check */
-        long long connect_us;  /* connected to the daemon */
-        long long answer_us;   /* the daemon said whether it can evaluate */
-        long long prompt_us;   /* the prompt shown */
-        long long result_us;   /* the evaluation's answer, or the person's key */
+        long long session_us; /* the local-session check */
+        long long connect_us; /* connected to the daemon */
+        long long answer_us;  /* the daemon said whether it can evaluate */
+        long long prompt_us;  /* the prompt shown */
+        long long result_us;  /* the evaluation's answer, or the person's key */
 };
 
 /* The outcome of an evaluation: how it ended, the daemon's error name and reason and the requestID (all
@@ -70,8 +70,7 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
 
 /* Why the PAM caller is not in an active local user session (noSession, remoteSession,
  * inactiveSession, sessionClass), with a sentence in detail; NULL when it is. */
-const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail,
-                                  size_t size);
+const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail, size_t size);
 
 /* What the module's journal entry says about one PAM evaluation. */
 struct outcome_note {

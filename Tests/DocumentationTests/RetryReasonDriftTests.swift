@@ -7,13 +7,13 @@ import Testing
 @Suite struct RetryReasonDriftTests {
   static let driversGuide = DocumentationDriftTests.read("docs/drivers.md")
   static let driverProtocol = DocumentationDriftTests.read("docs/driver-protocol.md")
-  static let pamModule = DocumentationDriftTests.read("pam/evaluation.c")
+  static let pamModule = DocumentationDriftTests.read("pam/prompt.c")
 
   @Test(arguments: RetryReason.allCases)
   func everyReasonIsDocumentedAndShownInWords(_ reason: RetryReason) {
     #expect(DocumentationDriftTests.mentions(Self.driversGuide, reason.rawValue))
     #expect(DocumentationDriftTests.mentions(Self.driverProtocol, reason.rawValue))
-    #expect(Self.pamModule.contains("{\"\(reason.rawValue)\", \""), "pam/evaluation.c retry_text")
+    #expect(Self.pamModule.contains("{\"\(reason.rawValue)\", \""), "pam/prompt.c retry_text")
   }
 
   @Test func thePamModuleKnowsNoOtherWord() {

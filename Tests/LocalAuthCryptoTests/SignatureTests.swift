@@ -10,7 +10,8 @@ struct SignatureTests {
     let signature = try key.signature(for: message)
     // DER: SEQUENCE { INTEGER r, INTEGER s }, 72 bytes at most; r or s one byte shorter than usual
     // (about 1 in 128 each) makes it 69 or less, so only the bound and the shape are fixed.
-    #expect(signature.count <= 72 && signature.first == 0x30 && Int(signature[1]) == signature.count - 2)
+    #expect(
+      signature.count <= 72 && signature.first == 0x30 && Int(signature[1]) == signature.count - 2)
     #expect(key.publicKey.isValidSignature(signature, for: message))
     #expect(!key.publicKey.isValidSignature(signature, for: message + [0]))
     #expect(!(try P256PrivateKey.generate().publicKey.isValidSignature(signature, for: message)))

@@ -11,8 +11,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static struct json_document doc;
-        static const char *const keys[] = {"id", "method", "params", "result", "error", "data", "name",
-                                           "requestID", "feedback", "lockout", "attemptsExhausted", "reason"};
+        static const char *const keys[] = {"id",
+                                           "method",
+                                           "params",
+                                           "result",
+                                           "error",
+                                           "data",
+                                           "name",
+                                           "requestID",
+                                           "feedback",
+                                           "lockout",
+                                           "attemptsExhausted",
+                                           "reason"};
         if (json_parse(&doc, (const char *)data, size) != 0)
                 return 0;
         if (doc.count < 1 || doc.count > JSON_MAX_TOKENS)

@@ -6,10 +6,10 @@
 /// A started driver: its pid and the daemon's ends of its stdin, stdout and stderr pipes
 /// (close-on-exec; stdin non-blocking so a driver that stops reading cannot block the daemon).
 typedef struct {
-    int32_t pid;
-    int32_t stdin_fd;
-    int32_t stdout_fd;
-    int32_t stderr_fd;
+        int32_t pid;
+        int32_t stdin_fd;
+        int32_t stdout_fd;
+        int32_t stderr_fd;
 } ldp_child;
 
 /// posix_spawn of argv[0] with argv (NULL-terminated) in its own process group, default signal

@@ -9,9 +9,9 @@
 
 /// Peer credentials of a Unix socket, from SO_PEERCRED.
 typedef struct {
-    int32_t pid;
-    uint32_t uid;
-    uint32_t gid;
+        int32_t pid;
+        uint32_t uid;
+        uint32_t gid;
 } las_peer_credentials;
 
 /// getsockopt(SO_PEERCRED); returns 0 or -errno.
@@ -52,9 +52,14 @@ int las_signalfd(const int *signals, int count);
 int las_signalfd_read(int fd);
 /// The EPOLL* constants, which Swift imports with awkward types.
 enum {
-    LAS_EPOLLIN = EPOLLIN, LAS_EPOLLOUT = EPOLLOUT, LAS_EPOLLERR = EPOLLERR,
-    LAS_EPOLLHUP = EPOLLHUP, LAS_EPOLLRDHUP = EPOLLRDHUP,
-    LAS_EPOLL_CTL_ADD = EPOLL_CTL_ADD, LAS_EPOLL_CTL_MOD = EPOLL_CTL_MOD, LAS_EPOLL_CTL_DEL = EPOLL_CTL_DEL,
+        LAS_EPOLLIN = EPOLLIN,
+        LAS_EPOLLOUT = EPOLLOUT,
+        LAS_EPOLLERR = EPOLLERR,
+        LAS_EPOLLHUP = EPOLLHUP,
+        LAS_EPOLLRDHUP = EPOLLRDHUP,
+        LAS_EPOLL_CTL_ADD = EPOLL_CTL_ADD,
+        LAS_EPOLL_CTL_MOD = EPOLL_CTL_MOD,
+        LAS_EPOLL_CTL_DEL = EPOLL_CTL_DEL,
 };
 /* Walks a directory path component by component, creating missing ones (0755), and returns an
  * O_PATH descriptor of the last one, or -errno with `problem` filled in. Every component must be a
