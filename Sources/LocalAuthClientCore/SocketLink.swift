@@ -27,9 +27,9 @@ final class SocketLink: Sendable {
     writes = DispatchQueue(label: "localauthd.client.write.\(generation)")
   }
 
-  /// Connects to a Unix socket path (connect(2) via `las_connect_unix`).
+  /// Connects to a Unix socket path (connect(2) via `las_connect_unix`). The app's signal
+  /// dispositions stay its own: every send uses MSG_NOSIGNAL, so a closed peer is EPIPE, not SIGPIPE.
   static func connect(path: String, generation: Int) -> Result<SocketLink, ConnectionError> {
-    las_ignore_sigpipe()
     let fd = las_connect_unix(path)
     guard fd >= 0 else { return .failure(ConnectionError(socketPath: path, errno: fd)) }
     return .success(SocketLink(fd: fd, generation: generation))
