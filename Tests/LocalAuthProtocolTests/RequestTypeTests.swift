@@ -19,12 +19,18 @@ struct RequestTypeTests {
     }
   }
 
-  @Test("the method constants are the types' names")
-  func constantsAreTheTypes() {
-    #expect(Method.canEvaluatePolicy == CanEvaluatePolicyRequest.method)
+  /// The constants are spelled from the types (`Method.x = XRequest.method`), so comparing the two
+  /// proves nothing: these hold the names on the wire, as docs/protocol.md and the PAM module spell them.
+  @Test("the method constants are the names on the wire, and the registry has them")
+  func constantsAreTheWireNames() {
+    #expect(Method.canEvaluatePolicy == "context.canEvaluatePolicy")
     #expect(Method.evaluatePolicy == "context.evaluatePolicy")
-    #expect(Notification.agentPrompt == AgentPromptNotification.method)
+    #expect(Method.cancel == "evaluation.cancel")
+    #expect(Notification.agentPrompt == "agent.prompt")
+    #expect(Notification.armed == "evaluation.armed")
+    #expect(Notification.queued == "evaluation.queued")
     #expect(MethodRegistry.methodNames.contains(Method.sshKeySign))
+    #expect(MethodRegistry.notificationNames.contains(Notification.armed))
   }
 
   @Test("params built by the client read back on the server")
