@@ -199,6 +199,9 @@ extension Broker {
   /// Tells the evaluation's client and the monitors that the sensor listens
   /// (`evaluation.armed`): pam_localauthd and apps ask for the finger or the face from here.
   private func armed(_ evaluation: Evaluation, sensor: String, attempt: Int) {
+    // A run whose evaluation ended before its task first ran (a cancel in the same write) reaches
+    // its first capture all the same: nothing is announced for it.
+    guard evaluation.phase == .running, running === evaluation else { return }
     let params: JSONObject = ["sensor": .string(sensor), "attempt": .int(attempt)]
     notify(evaluation, Notification.armed, params)
     monitor(evaluation, "armed", params)

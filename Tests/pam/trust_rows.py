@@ -251,6 +251,29 @@ def touch_row(daemon):
           su_running and says(su_out, "PAM_SUCCESS"), su_out)
 
 
+def ordering_row(daemon):
+    """Issue 28 row 2: A's app prompt runs and B's `su A` waits for it; A runs sudo, which ends her
+    app prompt. Her sudo runs before B's su, queued earlier, so her one touch answers her sudo."""
+    daemon.reset()
+    status = lambda: daemon.call("broker.status")
+    app = Attacker(daemon.socket, USER_B, "app")
+    app_running = app.wait_for("ready") is not None and wait_until(lambda: status()["evaluating"] == 1)
+    su = pamtester_started("la-quick", USER_B, uid(USER_A))
+    su_queued = wait_until(lambda: status()["queued"] == 1)
+    sudo = pamtester_started("la-quick", USER_B, uid(USER_B))
+    app_ended = app.wait_for("ended", seconds=5)
+    sudo_running = wait_until(lambda: status()["evaluating"] == 1 and status()["queued"] == 1)
+    daemon.script("MATCH")
+    sudo_out, su_out = finished(sudo), finished(su)
+    check(f"row 2 (issue 28): {USER_B}'s app prompt, then {USER_A}'s `su {USER_B}` waiting for it, then "
+          f"{USER_B}'s sudo: the sudo ended her app prompt and her one touch answered the sudo",
+          app_running and su_queued and app_ended == "ended systemCancel" and sudo_running
+          and says(sudo_out, "PAM_SUCCESS"), sudo_out + su_out + "\n".join(app.lines))
+    check(f"row 2 (issue 28): ...and {USER_A}'s su, queued before the sudo, was not authenticated by it",
+          not says(su_out, "PAM_SUCCESS"), su_out)
+    app.stop()
+
+
 def run(directory, daemon):
     """Every row, with the users set up by the caller."""
     os.chmod(directory, 0o755)
@@ -268,5 +291,6 @@ def run(directory, daemon):
         requester_row(daemon)
         starvation_row(daemon)
         touch_row(daemon)
+        ordering_row(daemon)
     finally:
         device.stop()

@@ -8,7 +8,10 @@ Modes:
                          a prompt agent and answers every agent.passcode with DIGITS;
   silent-agent           registers a prompt agent that never answers;
   park DIGITS            sets the passcode, registers a silent agent and starts an app evaluation of
-                         deviceOwnerAuthentication that parks at the passcode stage.
+                         deviceOwnerAuthentication that parks at the passcode stage;
+  app                    registers a silent agent and starts an app evaluation of
+                         deviceOwnerAuthenticationWithBiometrics (the user's own app prompt, waiting
+                         for the face).
 Prints one line per event ("ready", "prompt <json>", "passcode <requestID>", "parked", "ended <name>"),
 flushed, until killed."""
 import json
@@ -82,10 +85,10 @@ if "error" in registered:
     sys.exit(1)
 threading.Thread(target=agent_loop, args=(agent, digits if mode == "passcode-agent" else None), daemon=True).start()
 say("ready")
-if mode == "park":
+if mode in ("park", "app"):
     client = Connection()
-    client.call("session.hello", {"client": {"name": "parked-app", "interactive": True}, "protocol": 1})
-    answer = client.call("context.evaluatePolicy", {"policy": "deviceOwnerAuthentication",
-                                                    "localizedReason": "keep the prompt"})
+    client.call("session.hello", {"client": {"name": mode + "-app", "interactive": True}, "protocol": 1})
+    policy = "deviceOwnerAuthentication" if mode == "park" else "deviceOwnerAuthenticationWithBiometrics"
+    answer = client.call("context.evaluatePolicy", {"policy": policy, "localizedReason": "keep the prompt"})
     say("ended " + (answer.get("error", {}).get("data", {}).get("name", "?") if "error" in answer else "success"))
 threading.Event().wait()
