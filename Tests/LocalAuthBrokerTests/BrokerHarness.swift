@@ -23,7 +23,8 @@ final class BrokerHarness: Sendable {
     enrolled: [String] = ["alice"], faceDefault: ScriptCommand.DefaultBehavior = .wait,
     passcode: String? = "1234",
     removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
-    rightStore: RightStore? = nil, owners: OwnerMode = .device, faceReportsArming: Bool = false
+    rightStore: RightStore? = nil, owners: OwnerMode = .device, faceReportsArming: Bool = false,
+    hostNames: any HostNameDirectory = NoVerifiedHostNames()
   ) {
     // One device owner (uid 0) unless a test asks for per-user owners: most broker tests are about one person.
     var configuration = configuration
@@ -44,7 +45,7 @@ final class BrokerHarness: Sendable {
       sensors: SensorRegistry([arming ?? face, passcodeSensor, companion]),
       passcode: passcode,
       time: clock, log: SilentLog(), accounts: SystemAccounts(), processes: SystemProcesses(),
-      executor: executor, rightStore: rightStore)
+      executor: executor, rightStore: rightStore, hostNames: hostNames)
   }
 
   /// A connected client with a recorder.
@@ -82,7 +83,9 @@ struct TestClient: Sendable {
       request, from: session, responder: recorder.responder(tag: tag))
     let prompting = [Method.evaluatePolicy, Method.rightAuthorize, Method.handoffAuthorize]
     if immediate == nil && !prompting.contains(method) {
-      return await recorder.waitForResponse(tag: tag)
+      // A store write waits for its fsync (synchronous=FULL); while the whole suite and a build
+      // load the disk, one took over 10 s (SSHKeyTests' first signature, in 2 of 3 clean runs).
+      return await recorder.waitForResponse(tag: tag, seconds: 60)
     }
     return immediate
   }
