@@ -49,7 +49,7 @@ let package = Package(
       name: "LocalAuthServer",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts",
+        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -93,7 +93,7 @@ let package = Package(
       name: "LocalAuthServerTests",
       dependencies: [
         "LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem",
-        "localauthd",
+        "localauthd", "SSHAgent", "LocalAuthCrypto",
       ]),
     .executableTarget(
       name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),

@@ -147,19 +147,28 @@ struct SSHSignRequest: Sendable {
     name = try broker.sshKeyName(params)
     data = try params.data(maxBytes: Broker.maxSSHSignDataBytes)
     let signed = SignedData(data)
+    if signed == .malformedLogin {
+      throw .invalidParams(
+        "data",
+        "is framed as an SSH login (session identifier, SSH_MSG_USERAUTH_REQUEST) but does not parse as a publickey login; refused"
+      )
+    }
     let hostKey = try params.hostKey(maxBytes: AgentCodec.maxKeyBlobBytes)
-    var hostName: String? = nil
+    var names = HostNames()
     if let hostKey {
       let signature = try params.hostKeySignature(maxBytes: AgentCodec.maxKeyBlobBytes)
       if let refusal = SignReason.hostKeyRefusal(hostKey, signature: signature, for: signed) {
         throw .invalidParams("hostKey", "cannot vouch for this signature: \(refusal)")
       }
-      hostName = try broker.checkedName(params.hostName(), field: "hostName")
-      if let hostName, hostName.utf8.count > Self.maxHostNameBytes || hostName.isEmpty {
+      // The caller's name is its word only: shown as unverified, or as a warning beside the name
+      // the system's known hosts give this key.
+      let claimed = try broker.checkedName(params.hostName(), field: "hostName")
+      if let claimed, claimed.utf8.count > Self.maxHostNameBytes || claimed.isEmpty {
         throw .invalidParams("hostName", "must be 1…\(Self.maxHostNameBytes) bytes")
       }
+      names = HostNames(verified: broker.hostNames.verifiedName(for: hostKey), claimed: claimed)
     }
     self.hostKey = hostKey
-    reason = SignReason.text(for: signed, hostKey: hostKey, hostName: hostName, keyName: name)
+    reason = SignReason.text(for: signed, hostKey: hostKey, names: names, keyName: name)
   }
 }

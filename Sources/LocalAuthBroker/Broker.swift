@@ -26,6 +26,8 @@ public actor Broker {
   let accounts: any AccountDirectory
   /// Who owns a running process (injected: the broker does no I/O).
   let processes: any ProcessDirectory
+  /// Verified names of SSH host keys, for the sign-in prompt (injected: the broker does no I/O).
+  let hostNames: any HostNameDirectory
   /// The rights, keys and handoffs: every client's right handles, and the rights store's lane and
   /// backlog.
   var rights: RightsBook
@@ -71,17 +73,19 @@ public actor Broker {
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
   /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
   /// `accounts` and `processes` answer what the broker would otherwise read from the system;
-  /// `storeThread` runs the store's calls (default: a serial DispatchQueue).
+  /// `storeThread` runs the store's calls (default: a serial DispatchQueue); `hostNames` names SSH
+  /// hosts in sign-in prompts (default: none verified).
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
     time: any TimeSource,
     log: any EvaluationLog, accounts: any AccountDirectory, processes: any ProcessDirectory,
     executor: any SerialExecutor, version: String = "0.1.0",
     rightStore: RightStore? = nil, storeUnavailable: String? = nil,
-    storeThread: (any StoreThread)? = nil
+    storeThread: (any StoreThread)? = nil, hostNames: any HostNameDirectory = NoVerifiedHostNames()
   ) {
     self.accounts = accounts
     self.processes = processes
+    self.hostNames = hostNames
     let storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
     self.storeWorker = storeWorker
     rights = RightsBook(

@@ -35,6 +35,7 @@ public enum ConfigurationKeys {
     "Owners",
     "SetupOwner",
     "MaxAgentsPerUser",
+    "SSHKnownHostsFile",
   ]
 
   /// The keys of `[Diagnostics]`: the re-prompt detectors and evaluation traces.

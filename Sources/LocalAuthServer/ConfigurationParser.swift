@@ -263,6 +263,11 @@ public enum ConfigurationParser {
       }
       c.setupOwner = value
     case "ExitOnIdleSec": c.exitOnIdleSeconds = try integer(value, 0...86_400)
+    case "SSHKnownHostsFile":
+      guard value.hasPrefix("/"), value.utf8.count <= 4096 else {
+        throw .init("must be an absolute path")
+      }
+      c.sshKnownHostsFile = value
     default: throw .init("unknown key in [Broker]")
     }
   }

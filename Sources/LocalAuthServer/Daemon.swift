@@ -108,7 +108,8 @@ public final class Daemon {
       sensors: sensors,
       passcode: configuration.passcode, time: time, log: log, accounts: accounts.cacheOnly,
       processes: SystemProcesses(), executor: loop, version: version,
-      rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread())
+      rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread(),
+      hostNames: KnownHostsFile(path: configuration.sshKnownHostsFile))
     server = try Server(
       loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)
     try listen()

@@ -58,6 +58,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public var setupOwner: String?
   /// ExitOnIdleSec= when socket-activated and no client is connected (0: never).
   public var exitOnIdleSeconds = 0
+  /// SSHKnownHostsFile=: the system's known hosts, where an SSH sign-in prompt's verified host
+  /// names come from (only while root owns it and only root may write it).
+  public var sshKnownHostsFile = "/etc/ssh/ssh_known_hosts"
   /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
   public var sensors: [SensorConfiguration] = [
     SensorConfiguration(name: "face", kind: .faceID),

@@ -42,6 +42,9 @@ public struct SessionBindings: Sendable {
 
   /// Why a signature of `data` must be refused on this connection, or nil when it may be asked for.
   public func refusal(for data: SignedData) -> String? {
+    if data == .malformedLogin {
+      return "the data is framed as a login but does not parse as one"
+    }
     guard let current, case .userAuthentication(let sessionID, _, _, let hostKey) = data else {
       return nil
     }

@@ -7,23 +7,35 @@ public enum SignReason {
   /// The longest user name, host name or namespace shown, in bytes; longer ones are cut.
   static let maxNameBytes = 128
 
-  /// "ssh: sign in to HOST (SHA256:…) as USER" for a login whose session is bound to `hostKey`
-  /// (HOST as the user's known_hosts names it, else the fingerprint alone), "git/ssh-keygen: sign
-  /// a file (namespace N)" for SSHSIG, and a plain reason naming the key for anything else.
+  /// "ssh: sign in to HOST (SHA256:…) as USER" for a login whose session is bound to `hostKey`,
+  /// HOST only as `names.verified` gives it (a name a process of the user cannot write); a name
+  /// the caller claims is shown as such ("known_hosts calls it X, unverified"), or, beside a
+  /// verified name it contradicts, as a warning. "git/ssh-keygen: sign a file (namespace N)" for
+  /// SSHSIG, and a plain reason naming the key for anything else.
   public static func text(
-    for data: SignedData, hostKey: [UInt8]?, hostName: String?, keyName: String
+    for data: SignedData, hostKey: [UInt8]?, names: HostNames = HostNames(), keyName: String
   ) -> String {
     switch data {
     case .userAuthentication(_, let user, _, _):
       let user = shown(user)
       guard let hostKey else { return "ssh: sign in as \(user) (host not bound)" }
       let fingerprint = SSHPublicKey.fingerprint(ofBlob: hostKey)
-      if let hostName {
-        return "ssh: sign in to \(shown(hostName)) (\(fingerprint)) as \(user)"
+      switch (names.verified, names.claimed) {
+      case (let verified?, let claimed?) where claimed != verified:
+        return "ssh: sign in to \(shown(verified)) (\(fingerprint)) as \(user);"
+          + " warning: the caller calls it \(shown(claimed))"
+      case (let verified?, _):
+        return "ssh: sign in to \(shown(verified)) (\(fingerprint)) as \(user)"
+      case (nil, let claimed?):
+        return "ssh: sign in to \(fingerprint) as \(user)"
+          + " (known_hosts calls it \(shown(claimed)), unverified)"
+      case (nil, nil):
+        return "ssh: sign in to \(fingerprint) as \(user)"
       }
-      return "ssh: sign in to \(fingerprint) as \(user)"
     case .fileSignature(let namespace):
       return "git/ssh-keygen: sign a file (namespace \(shown(namespace)))"
+    case .malformedLogin:
+      return "ssh: a login that does not parse (refused)"
     case .other:
       return "ssh: sign data with key \(shown(keyName))"
     }
@@ -50,5 +62,21 @@ public enum SignReason {
     var escaped = PrintableText.escaped(text)
     while escaped.utf8.count > maxNameBytes { escaped.removeLast() }
     return escaped
+  }
+}
+
+/// The names of a login's host: `verified`, from a source a process of the user cannot write (the
+/// system's ssh_known_hosts, read by the daemon), and `claimed`, what the caller says (the user's
+/// own ~/.ssh/known_hosts, or any process's word), never shown as fact.
+public struct HostNames: Sendable, Equatable {
+  /// The name the daemon verified, or nil.
+  public var verified: String?
+  /// The name the caller claims, or nil.
+  public var claimed: String?
+
+  /// The names, none by default.
+  public init(verified: String? = nil, claimed: String? = nil) {
+    self.verified = verified
+    self.claimed = claimed
   }
 }

@@ -22,11 +22,14 @@ final class TemporaryStateDirectory: Sendable {
 }
 
 /// A broker harness with a rights store in a temporary directory.
-func rightsHarness(enrolled: [String] = ["alice"]) throws -> (
-  BrokerHarness, TemporaryStateDirectory
-) {
+func rightsHarness(
+  enrolled: [String] = ["alice"], hostNames: any HostNameDirectory = NoVerifiedHostNames()
+) throws -> (BrokerHarness, TemporaryStateDirectory) {
   let directory = try TemporaryStateDirectory()
-  return (BrokerHarness(enrolled: enrolled, rightStore: directory.store), directory)
+  return (
+    BrokerHarness(enrolled: enrolled, rightStore: directory.store, hostNames: hostNames),
+    directory
+  )
 }
 
 extension TestClient {

@@ -110,8 +110,11 @@ import Testing
     return writer.bytes
   }
 
+  /// Hostile (issue 28, row 3): the caller's host name is shown as its word only; a host is
+  /// named as fact by the daemon's verified names (the system's known hosts).
   @Test func theDaemonWordsTheReasonAndChecksTheHost() async throws {
-    let (harness, directory) = try rightsHarness()
+    let verified = VerifiedHostNames()
+    let (harness, directory) = try rightsHarness(hostNames: verified)
     let client = await harness.connect()
     _ = try await create(client, "work", reuse: 60)
     _ = harness.face.script([.match(identity: nil)], replace: true)
@@ -135,10 +138,27 @@ import Testing
           "hostKeySignature": .string(Base64.encode(signature)), "hostName": .string(hostName),
         ])
     }
-    let good = await signLogin(login(sessionID), hostName: "example.org")
+    let claimed = await signLogin(login(sessionID), hostName: "github.com")
     #expect(
-      good?.object?["reason"]
-        == .string("ssh: sign in to example.org (\(host.fingerprint)) as alice"))
+      claimed?.object?["reason"]
+        == .string(
+          "ssh: sign in to \(host.fingerprint) as alice (known_hosts calls it github.com, unverified)"
+        ))
+    verified.names.withLock { $0[host.blob] = "prod.internal" }
+    let named = await signLogin(login(sessionID), hostName: "prod.internal")
+    #expect(
+      named?.object?["reason"]
+        == .string("ssh: sign in to prod.internal (\(host.fingerprint)) as alice"))
+    let contradicted = await signLogin(login(sessionID), hostName: "github.com")
+    #expect(
+      contradicted?.object?["reason"]
+        == .string(
+          "ssh: sign in to prod.internal (\(host.fingerprint)) as alice; warning: the caller calls it github.com"
+        ))
+    // Data framed as a login that does not parse is refused, never signed as "data".
+    let malformed = await sign(client, "work", login(sessionID) + [0])
+    #expect(malformed?.code == .invalidParams)
+    #expect(malformed?.error?.data["field"] == "data")
     // A host key that did not sign this session, or a name with escapes, is refused unsigned.
     #expect(await signLogin(login([1, 2]), hostName: "example.org")?.code == .invalidParams)
     #expect(await signLogin(login(sessionID), hostName: "evil\u{1b}[2J")?.code == .invalidParams)
@@ -182,4 +202,10 @@ import Testing
       #expect(error.data["limit"] == "MaxSSHKeysPerUID")
     }
   }
+}
+
+/// Verified host names a test sets.
+final class VerifiedHostNames: HostNameDirectory {
+  let names = Mutex<[[UInt8]: String]>([:])
+  func verifiedName(for hostKeyBlob: [UInt8]) -> String? { names.withLock { $0[hostKeyBlob] } }
 }

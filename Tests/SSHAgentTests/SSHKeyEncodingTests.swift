@@ -77,26 +77,38 @@ import Testing
     #expect(KnownHosts.hostName(for: [1], in: text) == nil)
   }
 
+  /// Issue 28, row 3: a host is named as fact only by its verified name; the caller's is shown as
+  /// unverified, or as a warning beside a verified name it contradicts; the fingerprint always.
   @Test func reasonsNameHostUserAndNamespace() throws {
     let host = SSHPublicKey(x963: try P256PrivateKey.generate().publicKey.x963)
     let login = SignedData.userAuthentication(
       sessionID: [1], user: "bob\n", keyBlob: [], hostKey: nil)
+    let fingerprint = host.fingerprint
+    func text(_ names: HostNames) -> String {
+      SignReason.text(for: login, hostKey: host.blob, names: names, keyName: "k")
+    }
     #expect(
-      SignReason.text(for: login, hostKey: host.blob, hostName: "example.org", keyName: "k")
-        == "ssh: sign in to example.org (\(host.fingerprint)) as bob\\n")
+      text(HostNames(verified: "prod.internal"))
+        == "ssh: sign in to prod.internal (\(fingerprint)) as bob\\n")
     #expect(
-      SignReason.text(for: login, hostKey: host.blob, hostName: nil, keyName: "k")
-        == "ssh: sign in to \(host.fingerprint) as bob\\n")
+      text(HostNames(verified: "prod.internal", claimed: "prod.internal"))
+        == "ssh: sign in to prod.internal (\(fingerprint)) as bob\\n")
     #expect(
-      SignReason.text(for: login, hostKey: nil, hostName: nil, keyName: "k")
+      text(HostNames(claimed: "github.com"))
+        == "ssh: sign in to \(fingerprint) as bob\\n (known_hosts calls it github.com, unverified)")
+    #expect(
+      text(HostNames(verified: "prod.internal", claimed: "github.com"))
+        == "ssh: sign in to prod.internal (\(fingerprint)) as bob\\n;"
+        + " warning: the caller calls it github.com")
+    #expect(text(HostNames()) == "ssh: sign in to \(fingerprint) as bob\\n")
+    #expect(
+      SignReason.text(for: login, hostKey: nil, keyName: "k")
         == "ssh: sign in as bob\\n (host not bound)")
     #expect(
-      SignReason.text(
-        for: .fileSignature(namespace: "git"), hostKey: nil, hostName: nil, keyName: "k")
+      SignReason.text(for: .fileSignature(namespace: "git"), hostKey: nil, keyName: "k")
         == "git/ssh-keygen: sign a file (namespace git)")
     #expect(
-      SignReason.text(for: .other, hostKey: nil, hostName: nil, keyName: "k")
-        == "ssh: sign data with key k")
+      SignReason.text(for: .other, hostKey: nil, keyName: "k") == "ssh: sign data with key k")
   }
 
   @Test func onlyTheHostThatSignedTheSessionVouchesForALogin() throws {

@@ -49,8 +49,11 @@ trap cleanup EXIT
 # The daemon, with the demo's simulated face (identity demo-user, uid of the runner) and passcode.
 mkdir -m 0700 "$T/state" "$T/agent" "$T/home" "$T/home/.ssh"
 export LOCALAUTHD_SOCKET="$T/daemon.sock"
-"$BINDIR/localauthd" --demo --stderr --state-dir "$T/state" --socket "$LOCALAUTHD_SOCKET" \
-    >"$T/daemon.log" 2>&1 &
+# The system's known hosts, as the daemon reads them (root's file, written below), stand in for
+# /etc/ssh/ssh_known_hosts, which this test never touches.
+printf '[Broker]\nSSHKnownHostsFile=%s\n' "$T/ssh_known_hosts" >"$T/localauthd.conf"
+"$BINDIR/localauthd" --demo --config "$T/localauthd.conf" --stderr --state-dir "$T/state" \
+    --socket "$LOCALAUTHD_SOCKET" >"$T/daemon.log" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 100); do [ -S "$LOCALAUTHD_SOCKET" ] && break; sleep 0.1; done
 [ -S "$LOCALAUTHD_SOCKET" ] || die "the daemon did not start: $(cat "$T/daemon.log")"
@@ -128,8 +131,15 @@ run_ssh() {
 
 "$CTL" sim face MATCH >/dev/null
 check "ssh logs in after a scripted match" bash -c "$(declare -f run_ssh); T='$T' PORT=$PORT TESTUSER=$TESTUSER SSH_AUTH_SOCK='$SSH_AUTH_SOCK' run_ssh echo logged-in 2>'$T/ssh1.err' | grep -qx logged-in"
-check "the prompt named the host and its key's fingerprint" \
-    grep -qF "ssh: sign in to [127.0.0.1]:$PORT ($HOST_FINGERPRINT) as $TESTUSER" "$T/prompts"
+check "the prompt named the key's fingerprint, and the user's known_hosts name only as unverified" \
+    grep -qF "ssh: sign in to $HOST_FINGERPRINT as $TESTUSER (known_hosts calls it [127.0.0.1]:$PORT, unverified)" "$T/prompts"
+# With the host in the system's known hosts (root's file), the prompt names it as fact.
+echo "verified-host.internal $(cut -d' ' -f1,2 "$T/host_key.pub")" >"$T/ssh_known_hosts"
+chmod 0644 "$T/ssh_known_hosts"
+"$CTL" sim face MATCH >/dev/null
+check "ssh logs in again after a scripted match" bash -c "$(declare -f run_ssh); T='$T' PORT=$PORT TESTUSER=$TESTUSER SSH_AUTH_SOCK='$SSH_AUTH_SOCK' run_ssh true 2>>'$T/ssh1.err'"
+check "the prompt named the host from the system's known hosts; the user's differing name as a warning" \
+    grep -qF "ssh: sign in to verified-host.internal ($HOST_FINGERPRINT) as $TESTUSER; warning: the caller calls it [127.0.0.1]:$PORT" "$T/prompts"
 check "the journal entry has the key and host fingerprints" \
     bash -c "grep 'SSH key login' '$T/daemon.log' | grep -q 'signed.*host key $HOST_FINGERPRINT'"
 
