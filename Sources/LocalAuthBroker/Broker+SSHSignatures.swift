@@ -16,8 +16,14 @@ extension Broker {
       requestID: "", keyName: name, keyFingerprint: fingerprint,
       hostKeyFingerprint: request.hostKey.map(SSHPublicKey.fingerprint(ofBlob:)), ownerUID: uid,
       clientPID: client.peer.pid, outcome: "signed", reason: request.reason)
+    // Whether the evaluation ended at once (refused, or reused, with no prompt): its entry then
+    // counts against the uid's at-once log budget, as its evaluation's line does.
+    var atOnce = true
     do throws(RPCError) {
-      let evaluated = try await evaluate(record, reason: request.reason, client: client)
+      let (outcome, endedAtOnce) = try await evaluate(
+        record, reason: request.reason, client: client)
+      atOnce = endedAtOnce
+      let evaluated = try outcome.get()
       entry.requestID = evaluated.requestID
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
@@ -39,7 +45,7 @@ extension Broker {
         throw error
       }
       if stale { sshKeys.used(uid: uid, name: name, at: now) }
-      log.sshSignature(entry)
+      logSignature(entry, atOnce: atOnce)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
         "reason": .string(request.reason),
@@ -49,8 +55,22 @@ extension Broker {
       if entry.requestID.isEmpty {
         entry.requestID = error.data["requestID"]?.stringValue ?? ""
       }
-      log.sshSignature(entry)
+      logSignature(entry, atOnce: atOnce)
       throw error
+    }
+  }
+
+  /// Logs a signature's entry: one line each, but for signatures whose evaluation ended at once
+  /// past their uid's `AtOnceLogBudget`, which are counted and reported together (an
+  /// `sshKey.sign` flood by one uid must not spend the journal's rate limit for everyone).
+  private func logSignature(_ entry: SSHSignatureRecord, atOnce: Bool) {
+    let now = ContinuousClock.now
+    logSuppressedAtOnce(now: now)
+    if !atOnce
+      || atOnceLogBudget.admit(
+        uid: entry.ownerUID, outcome: "sshKey.sign \(entry.outcome)", now: now)
+    {
+      log.sshSignature(entry)
     }
   }
 
@@ -74,25 +94,35 @@ extension Broker {
     return found
   }
 
-  /// Runs the evaluation a signature with `record` needs and returns its success.
+  /// Runs the evaluation a signature with `record` needs and returns its outcome, and whether it
+  /// ended at once (answered while it was being started: refused or reused, never queued or shown).
   private func evaluate(_ record: SSHKeyRecord, reason: String, client: ClientSession)
-    async throws(RPCError) -> EvaluationSuccess
+    async throws(RPCError) -> (EvaluationOutcome, atOnce: Bool)
   {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
       throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
     let context = sshKeys.context(for: record)
-    let outcome: EvaluationOutcome = await withCheckedContinuation { continuation in
+    let starting = StartingFlag()
+    let (outcome, atOnce): (EvaluationOutcome, Bool) = await withCheckedContinuation {
+      continuation in
       do throws(RPCError) {
         try startEvaluation(
           client: client, policy: policy, reason: reason, contextID: nil, rpcID: nil,
           context: context
-        ) { outcome in continuation.resume(returning: outcome) }
+        ) { outcome in continuation.resume(returning: (outcome, starting.isStarting)) }
       } catch {
-        continuation.resume(returning: .failure(error))
+        continuation.resume(returning: (.failure(error), true))
       }
+      starting.isStarting = false
     }
-    return try outcome.get()
+    return (outcome, atOnce)
   }
+}
+
+/// Whether an evaluation is still being started: its handler, called meanwhile, answered at once.
+/// Set and read on the broker's executor only.
+private final class StartingFlag: @unchecked Sendable {
+  var isStarting = true
 }

@@ -67,6 +67,57 @@ struct FloodCostEndToEndTests {
     #expect(try client.call(Method.brokerStatus).map { try $0.get() } != nil)
   }
 
+  /// Hostile (issue 28, row 5): a user's own key and no presence (nothing enrolled for nobody), and
+  /// 200 `sshKey.sign` at once: each is refused at once and answered, and its SSH entry counts
+  /// against the same at-once budget as its evaluation's line (before, each wrote one: 25,000 to
+  /// 49,000 lines a second). Needs root.
+  @Test func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
+    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+    let daemon = try RunningDaemon(
+      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+    try daemon.start()
+    defer { daemon.stop() }
+    let attacker = try NobodyProcess(
+      socket: daemon.socketPath,
+      script: """
+        import json, socket, sys, time
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); s.settimeout(10)
+        def answers(count):
+            data, got = b"", []
+            while len(got) < count:
+                chunk = s.recv(65536)
+                if not chunk: break
+                data += chunk
+                *complete, data = data.split(b"\\n")
+                got += [m for m in map(json.loads, complete) if "id" in m]
+            return got
+        s.sendall(b'{"jsonrpc":"2.0","id":0,"method":"sshKey.create","params":{"name":"flood"}}\\n')
+        created = answers(1)
+        lines = b"".join(('{"jsonrpc":"2.0","id":%d,"method":"sshKey.sign","params":{"name":"flood","data":"AQID"}}\\n' % (i + 1)).encode() for i in range(200))
+        s.sendall(lines)
+        signed = answers(200)
+        time.sleep(1.2)
+        print(json.dumps({"created": "result" in created[0], "answers": len(signed), "errors": sum("error" in m for m in signed)}), flush=True)
+        sys.stdin.read()
+        """)
+    let line = try #require(attacker.readLine(), "the attacker printed nothing: \(daemon.log())")
+    attacker.finish()
+    let report = try #require(try JSONParser.parse(Array(line.utf8)).objectValue)
+    #expect(report["created"] == true, "\(line)")
+    #expect(report["answers"] == 200 && report["errors"] == 200, "\(line)")
+    #expect(
+      daemon.waitForLog(containing: "more evaluations ended at once"), "\(daemon.log())")
+    let logged = daemon.log().split(separator: "\n").filter { $0.contains("uid 65534") }
+    let sshLines = logged.filter { $0.contains("SSH key flood") }
+    let limit = AtOnceLogBudgetLimit.perSecond
+    // The evaluations' lines and the SSH entries share one budget, and one notice counts the rest.
+    #expect(sshLines.count <= limit, "\(sshLines.count) SSH entries")
+    #expect(
+      logged.count <= limit + 4,
+      "\(logged.count) lines of uid 65534:\n\(logged.joined(separator: "\n"))")
+    #expect(daemon.log().contains("sshKey.sign"), "the notice counts the SSH entries it held back")
+  }
+
   /// The count of a flood's held-back lines is not lost when the daemon stops before anything
   /// else ends or disconnects. Needs root.
   @Test func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
