@@ -35,8 +35,8 @@ extension Broker {
         }
       },
       .deferred(SSHKeySignRequest.self) {
-        (broker, params, _, client, makeResponder) throws(RPCError) in
-        try broker.startSigning(params, client: client, makeResponder)
+        (broker, params, request, client, makeResponder) throws(RPCError) in
+        try broker.startSigning(params, client: client, rpcID: request.id, makeResponder)
       },
     ]
   }
@@ -61,12 +61,15 @@ extension Broker {
     }
   }
 
-  /// `sshKey.sign`: the key's evaluation then the signature, answered when both are done.
+  /// `sshKey.sign`: the key's evaluation then the signature, answered when both are done. The
+  /// evaluation carries the request's JSON-RPC id, so `evaluation.cancel {id}` ends it (the agent
+  /// sends it when its own client goes away).
   private func startSigning(
-    _ params: SSHKeySignRequest.Params, client: ClientSession,
+    _ params: SSHKeySignRequest.Params, client: ClientSession, rpcID: RequestID?,
     _ makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
-    let request = try SSHSignRequest(params, broker: self)
+    var request = try SSHSignRequest(params, broker: self)
+    request.rpcID = rpcID
     _ = try rights.lane.checkedStore()
     let responder = makeResponder()
     Task {
@@ -142,6 +145,8 @@ struct SSHSignRequest: Sendable {
   let hostKey: [UInt8]?
   /// What the prompt says, worded here from the data, never taken from the caller.
   let reason: String
+  /// The request's JSON-RPC id, which its evaluation carries (for `evaluation.cancel {id}`).
+  var rpcID: RequestID? = nil
 
   init(_ params: SSHKeySignRequest.Params, broker: isolated Broker) throws(RPCError) {
     name = try broker.sshKeyName(params)

@@ -21,7 +21,7 @@ extension Broker {
     var atOnce = true
     do throws(RPCError) {
       let (outcome, endedAtOnce) = try await evaluate(
-        record, reason: request.reason, client: client)
+        record, reason: request.reason, rpcID: request.rpcID, client: client)
       atOnce = endedAtOnce
       let evaluated = try outcome.get()
       entry.requestID = evaluated.requestID
@@ -96,9 +96,9 @@ extension Broker {
 
   /// Runs the evaluation a signature with `record` needs and returns its outcome, and whether it
   /// ended at once (answered while it was being started: refused or reused, never queued or shown).
-  private func evaluate(_ record: SSHKeyRecord, reason: String, client: ClientSession)
-    async throws(RPCError) -> (EvaluationOutcome, atOnce: Bool)
-  {
+  private func evaluate(
+    _ record: SSHKeyRecord, reason: String, rpcID: RequestID?, client: ClientSession
+  ) async throws(RPCError) -> (EvaluationOutcome, atOnce: Bool) {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
       throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
@@ -109,7 +109,7 @@ extension Broker {
       continuation in
       do throws(RPCError) {
         try startEvaluation(
-          client: client, policy: policy, reason: reason, contextID: nil, rpcID: nil,
+          client: client, policy: policy, reason: reason, contextID: nil, rpcID: rpcID,
           context: context
         ) { outcome in continuation.resume(returning: (outcome, starting.isStarting)) }
       } catch {

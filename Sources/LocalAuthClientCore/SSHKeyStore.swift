@@ -1,5 +1,7 @@
+import Dispatch
 import FoundationEssentials
 import LocalAuthProtocol
+import Synchronization
 
 /// One SSH key of this user as the daemon describes it: everything public, nothing private.
 public struct SSHKey: Sendable, Equatable {
@@ -116,6 +118,33 @@ public struct SSHKeyStore: Sendable {
   {
     try SSHSignature(
       connection.callAndWait(SSHKeySignRequest.self, signParams(data, name: name, host: host)))
+  }
+
+  /// `signAndWait`, ended early when the one it signs for goes away: `abandoned` is asked every
+  /// `checkEvery` while the daemon evaluates, and once it says true the request is cancelled
+  /// (`evaluation.cancel {id}`: the daemon ends the evaluation with appCancel at once, so an
+  /// abandoned signature never holds the sensor) and this throws that appCancel.
+  public func signAndWait(
+    _ data: [UInt8], with name: String, host: SSHHostBinding? = nil,
+    checkEvery: Duration = .milliseconds(100), abandoned: () -> Bool
+  ) throws -> SSHSignature {
+    let answer = Mutex<Result<JSONValue, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let params = signParams(data, name: name, host: host)
+    let id = connection.start(SSHKeySignRequest.method, params.object) { result in
+      answer.withLock { $0 = result }
+      done.signal()
+    }
+    let (seconds, attoseconds) = checkEvery.components
+    let interval = DispatchTimeInterval.nanoseconds(
+      Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+    var cancelled = false
+    while done.wait(timeout: .now() + interval) == .timedOut {
+      guard !cancelled, let id, abandoned() else { continue }
+      cancelled = true
+      connection.start(CancelEvaluationRequest.method, ["id": .int(id)]) { _ in }
+    }
+    return try SSHSignature(answer.withLock { $0! }.get())
   }
 
   private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?)

@@ -90,7 +90,9 @@ final class SSHAgentSession {
         name: Self.knownHosts().flatMap { KnownHosts.hostName(for: binding.hostKey, in: $0) })
     }
     do {
-      let signed = try keys.signAndWait(data, with: key.name, host: host)
+      // A client that goes away while the person is asked (its ssh ended, its forwarded channel
+      // closed) cancels the request at once: an abandoned signature never holds the sensor.
+      let signed = try keys.signAndWait(data, with: key.name, host: host) { clientIsGone() }
       guard let signature = SSHPublicKey.signatureBlob(fromDER: signed.signature) else {
         return AgentCodec.failure
       }
@@ -100,6 +102,15 @@ final class SSHAgentSession {
       log("localauthctl ssh-agent: no signature with \(key.name): \(error)")
       return AgentCodec.failure
     }
+  }
+
+  /// Whether the client closed its end (poll's POLLRDHUP or POLLHUP), without reading from it.
+  private func clientIsGone() -> Bool {
+    // POLLRDHUP (Linux's 0x2000; glibc declares it only under _GNU_SOURCE, which Swift does not set).
+    let readHangUp: Int16 = 0x2000
+    var watch = pollfd(fd: fd, events: readHangUp, revents: 0)
+    guard poll(&watch, 1, 0) > 0 else { return false }
+    return watch.revents & (readHangUp | Int16(POLLHUP) | Int16(POLLERR)) != 0
   }
 
   /// The user's `~/.ssh/known_hosts`, up to `KnownHosts.maxFileBytes`, or nil.

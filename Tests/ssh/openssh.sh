@@ -143,6 +143,22 @@ check "the prompt named the host from the system's known hosts; the user's diffe
 check "the journal entry has the key and host fingerprints" \
     bash -c "grep 'SSH key login' '$T/daemon.log' | grep -q 'signed.*host key $HOST_FINGERPRINT'"
 
+# Issue 28, row 8: an ssh that goes away while its signature waits for the person ends the
+# daemon's evaluation at once (the agent cancels it), so it never holds the sensor.
+evaluating() { "$CTL" --json status | python3 -c 'import json, sys; print(json.load(sys.stdin)["evaluating"])'; }
+"$CTL" sim face --replace DEFAULT WAIT >/dev/null
+timeout 30 ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes \
+    -o UserKnownHostsFile="$T/home/.ssh/known_hosts" -o IdentityAgent="$SSH_AUTH_SOCK" \
+    -o IdentitiesOnly=yes -o IdentityFile="$T/login.pub" -p "$PORT" "$TESTUSER@127.0.0.1" true 2>/dev/null &
+waiting_ssh=$!
+for _ in $(seq 200); do [ "$(evaluating)" = 1 ] && break; sleep 0.05; done
+sleep 1.5
+check "a signature waits for the person while its ssh waits (control)" test "$(evaluating)" = 1
+kill "$waiting_ssh" 2>/dev/null; wait "$waiting_ssh" 2>/dev/null
+ended=no
+for _ in $(seq 20); do [ "$(evaluating)" = 0 ] && { ended=yes; break; }; sleep 0.05; done
+check "...and its evaluation ends within a second of the ssh going away" test "$ended" = yes
+
 # Face ID stops after two no-matches and waits for the person's choice (a prompt agent is
 # registered): the person cancels.
 "$CTL" sim face NOMATCH NOMATCH CANCEL >/dev/null
