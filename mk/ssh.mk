@@ -2,7 +2,7 @@
 #   make test-ssh   Tests/ssh/openssh.sh: ssh-add, ssh into a private sshd on 127.0.0.1,
 #                   ssh-keygen -Y sign, git commit -S, against the debug build (needs root)
 
-SSH_PACKAGES := openssh-client openssh-server git util-linux python3
+SSH_PACKAGES := openssh-client openssh-server git util-linux python3 libpam-ssh-agent-auth libpam-wrapper pamtester
 
 .PHONY: ssh-deps test-ssh
 

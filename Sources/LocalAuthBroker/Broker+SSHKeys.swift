@@ -162,7 +162,10 @@ struct SSHSignRequest: Sendable {
     var names = HostNames()
     if let hostKey {
       let signature = try params.hostKeySignature(maxBytes: AgentCodec.maxKeyBlobBytes)
-      if let refusal = SignReason.hostKeyRefusal(hostKey, signature: signature, for: signed) {
+      let session = try params.hostSessionID(maxBytes: AgentCodec.maxSessionIDBytes)
+      if let refusal = SignReason.hostKeyRefusal(
+        hostKey, signature: signature, for: signed, boundSessionID: session)
+      {
         throw .invalidParams("hostKey", "cannot vouch for this signature: \(refusal)")
       }
       // The caller's name is its word only: shown as unverified, or as a warning beside the name

@@ -152,7 +152,7 @@ public struct SSHKeyStore: Sendable {
   {
     SSHKeySignRequest.Params(
       name: name, data: data, hostKey: host?.hostKey, hostKeySignature: host?.signature,
-      hostName: host?.name)
+      hostName: host?.name, hostSessionID: host?.sessionID)
   }
 }
 
@@ -164,6 +164,9 @@ public struct SSHHostBinding: Sendable, Equatable {
   public var signature: [UInt8]
   /// The host's name as the user's known_hosts has it, if a plain line names it.
   public var name: String?
+  /// The session identifier the host key signed, for data that names no session of its own (a
+  /// remote sudo through a forwarded agent); nil for a login, whose data holds it.
+  public var sessionID: [UInt8]? = nil
 
   /// A binding.
   public init(hostKey: [UInt8], signature: [UInt8], name: String?) {

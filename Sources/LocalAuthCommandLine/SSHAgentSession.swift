@@ -84,10 +84,21 @@ final class SSHAgentSession {
     // The daemon words the prompt from the data; the agent adds what only it knows: the
     // session's host key with its signature (checked again there) and the host's name.
     var host: SSHHostBinding? = nil
-    if case .userAuthentication = signed, let binding = bindings.current {
-      host = SSHHostBinding(
-        hostKey: binding.hostKey, signature: binding.signature,
-        name: Self.knownHosts().flatMap { KnownHosts.hostName(for: binding.hostKey, in: $0) })
+    if let binding = bindings.current {
+      switch signed {
+      case .userAuthentication:
+        host = SSHHostBinding(
+          hostKey: binding.hostKey, signature: binding.signature,
+          name: Self.knownHosts().flatMap { KnownHosts.hostName(for: binding.hostKey, in: $0) })
+      case .remoteSudo:
+        // A server's sudo through the forwarded agent: the host key the forwarding is bound to.
+        var bound = SSHHostBinding(
+          hostKey: binding.hostKey, signature: binding.signature, name: nil)
+        bound.sessionID = binding.sessionID
+        host = bound
+      case .fileSignature, .malformedLogin, .other:
+        break
+      }
     }
     do {
       // A client that goes away while the person is asked (its ssh ended, its forwarded channel

@@ -68,7 +68,7 @@ public enum SSHKeyDeleteRequest: RequestType {
   }
 }
 
-/// `sshKey.sign {name, data, hostKey?, hostKeySignature?, hostName?}` → `{signature, requestID,
+/// `sshKey.sign {name, data, hostKey?, hostKeySignature?, hostName?, hostSessionID?}` → `{signature, requestID,
 /// reason}`: an evaluation of the key's policy for the caller (no prompt within the key's reuse
 /// window), then an ECDSA P-256 signature over SHA-256(data), DER.
 public enum SSHKeySignRequest: RequestType {
@@ -77,7 +77,7 @@ public enum SSHKeySignRequest: RequestType {
   /// The result object.
   public typealias Result = JSONValue
 
-  /// `{name, data, hostKey?, hostKeySignature?, hostName?}`.
+  /// `{name, data, hostKey?, hostKeySignature?, hostName?, hostSessionID?}`.
   public struct Params: SSHKeyParams {
     /// The params object.
     public let object: JSONObject
@@ -87,13 +87,14 @@ public enum SSHKeySignRequest: RequestType {
     /// `hostKey` (its signature over the session identifier, and its known_hosts name) if given.
     public init(
       name: String, data: [UInt8], hostKey: [UInt8]?, hostKeySignature: [UInt8]?,
-      hostName: String?
+      hostName: String?, hostSessionID: [UInt8]? = nil
     ) {
       object = [
         "name": .string(name), "data": .string(Base64.encode(data)),
         "hostKey": hostKey.map { .string(Base64.encode($0)) },
         "hostKeySignature": hostKeySignature.map { .string(Base64.encode($0)) },
         "hostName": hostName.map(JSONValue.string),
+        "hostSessionID": hostSessionID.map { .string(Base64.encode($0)) },
       ]
     }
     /// `data`, required, base64, at most `maxBytes`.
@@ -110,6 +111,12 @@ public enum SSHKeySignRequest: RequestType {
     }
     /// `hostName`, optional.
     public func hostName() throws(RPCError) -> String? { try reader.optionalString("hostName") }
+    /// `hostSessionID`, optional, base64, at most `maxBytes`: for data that names no session of
+    /// its own (a remote sudo), the session the agent's forwarded connection was bound to, which
+    /// `hostKey` signed.
+    public func hostSessionID(maxBytes: Int) throws(RPCError) -> [UInt8]? {
+      try reader.optionalBase64("hostSessionID", maxBytes: maxBytes)
+    }
   }
 }
 

@@ -34,6 +34,8 @@ public enum SignReason {
       }
     case .fileSignature(let namespace):
       return "git/ssh-keygen: sign a file (namespace \(shown(namespace)))"
+    case .remoteSudo(let sudo):
+      return remoteSudoText(sudo, hostKey: hostKey)
     case .malformedLogin:
       return "ssh: a login that does not parse (refused)"
     case .other:
@@ -41,12 +43,33 @@ public enum SignReason {
     }
   }
 
+  /// "sudo on HOST as USER: COMMAND", marked as the server's own words (pam_ssh_agent_auth's
+  /// fields are unverified), with the fingerprint of the host key the forwarded connection is bound
+  /// to when it is (verified by the daemon), and the directory and the requester.
+  static func remoteSudoText(_ sudo: RemoteSudoRequest, hostKey: [UInt8]?) -> String {
+    let command = sudo.command.isEmpty ? "(command not said)" : sudo.command.joined(separator: " ")
+    let service = sudo.service == "sudo" ? "sudo" : "\(sudo.service) (PAM)"
+    let bound =
+      hostKey.map { " (host key \(SSHPublicKey.fingerprint(ofBlob: $0)))" } ?? ", host not bound"
+    return "\(shown(service)) on \(shown(sudo.host)) as \(shown(sudo.user)): \(shown(command))"
+      + " — the server's own words\(bound); for \(shown(sudo.requester)) in \(shown(sudo.directory))"
+  }
+
   /// Why `hostKey` with `signature` cannot vouch for a login signature of `data`, or nil when it
   /// can: the data must be a login whose session identifier the host key signed, and a login
   /// that names its host key (publickey-hostbound) must name this one.
-  public static func hostKeyRefusal(_ hostKey: [UInt8], signature: [UInt8], for data: SignedData)
-    -> String?
-  {
+  /// A remote sudo (pam_ssh_agent_auth) names no session of its own: the host key must have
+  /// signed `boundSessionID`, the session the forwarded connection was bound to.
+  public static func hostKeyRefusal(
+    _ hostKey: [UInt8], signature: [UInt8], for data: SignedData, boundSessionID: [UInt8]? = nil
+  ) -> String? {
+    if case .remoteSudo = data {
+      guard let boundSessionID else { return "a remote sudo is bound by its forwarding session" }
+      guard HostKeyVerifier.verify(signature, of: boundSessionID, by: hostKey) else {
+        return "the host key did not sign the forwarding session's identifier"
+      }
+      return nil
+    }
     guard case .userAuthentication(let sessionID, _, _, let bound) = data else {
       return "only a login signature is bound to a host"
     }

@@ -6,6 +6,9 @@ public enum SignedData: Sendable, Equatable {
   case userAuthentication(sessionID: [UInt8], user: String, keyBlob: [UInt8], hostKey: [UInt8]?)
   /// An SSHSIG file signature (`ssh-keygen -Y sign`, git) in namespace `namespace`.
   case fileSignature(namespace: String)
+  /// pam_ssh_agent_auth's challenge: a server's sudo (or other PAM service) asking a forwarded
+  /// agent; every field is the server's word.
+  case remoteSudo(RemoteSudoRequest)
   /// Data framed as an SSH_MSG_USERAUTH_REQUEST (a session identifier, then byte 50) that does not
   /// parse as a publickey login: refused, never signed as "data".
   case malformedLogin
@@ -21,6 +24,8 @@ public enum SignedData: Sendable, Equatable {
   public init(_ data: [UInt8]) {
     if let file = Self.fileSignature(data) {
       self = file
+    } else if let sudo = RemoteSudoRequest(data) {
+      self = .remoteSudo(sudo)
     } else if Self.isFramedAsLogin(data) {
       self = Self.userAuthentication(data) ?? .malformedLogin
     } else {

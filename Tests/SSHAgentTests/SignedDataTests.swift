@@ -111,4 +111,77 @@ import Testing
     #expect(SessionBindings().refusal(for: .malformedLogin) != nil)
     #expect(SessionBindings().refusal(for: SignedData(Self.login(user: long))) == nil)
   }
+
+  /// pam_ssh_agent_auth's challenge, as the module builds it.
+  static func remoteSudo(command: [String], service: String = "sudo") -> [UInt8] {
+    var action = SSHWireWriter()
+    action.uint32(UInt32(command.count))
+    for argument in command { action.string(argument) }
+    var session = SSHWireWriter()
+    session.uint32(101)
+    session.string([UInt8](repeating: 5, count: 40))
+    for field in ["root", "alice", service, "/srv/app"] { session.string(field) }
+    session.string(command.isEmpty ? [] : action.bytes)
+    session.string("build-01")
+    session.uint32(0)
+    session.uint32(1_764_000_000)
+    var writer = SSHWireWriter()
+    writer.string(session.bytes)
+    writer.byte(54)
+    writer.string("alice")
+    writer.string("pam_ssh_agent_auth")
+    writer.string("publickey")
+    writer.byte(1)
+    writer.string("ecdsa-sha2-nistp256")
+    writer.string([1, 2, 3])
+    return writer.bytes
+  }
+
+  /// Issue 28, row 7: a server's sudo through the forwarded agent is recognized and worded for
+  /// what it is, as the server's own words; a challenge that does not parse is not one.
+  @Test func aRemoteSudoIsWordedForWhatItIs() throws {
+    let data = Self.remoteSudo(command: ["/usr/bin/systemctl", "restart", "nginx"])
+    guard case .remoteSudo(let sudo) = SignedData(data) else {
+      Issue.record("pam_ssh_agent_auth's challenge was not recognized")
+      return
+    }
+    #expect(sudo.user == "root" && sudo.requester == "alice" && sudo.host == "build-01")
+    #expect(sudo.command == ["/usr/bin/systemctl", "restart", "nginx"])
+    let host = SSHPublicKey(x963: try P256PrivateKey.generate().publicKey.x963)
+    #expect(
+      SignReason.text(for: .remoteSudo(sudo), hostKey: host.blob, keyName: "k")
+        == "sudo on build-01 as root: /usr/bin/systemctl restart nginx — the server's own words"
+        + " (host key \(host.fingerprint)); for alice in /srv/app")
+    #expect(
+      SignReason.text(for: .remoteSudo(sudo), hostKey: nil, keyName: "k")
+        == "sudo on build-01 as root: /usr/bin/systemctl restart nginx — the server's own words,"
+        + " host not bound; for alice in /srv/app")
+    let su = try #require(RemoteSudoRequest(Self.remoteSudo(command: [], service: "su")))
+    #expect(
+      SignReason.text(for: .remoteSudo(su), hostKey: nil, keyName: "k").hasPrefix(
+        "su (PAM) on build-01 as root: (command not said)"))
+    for cut in [1, 10, data.count / 2, data.count - 1] {
+      #expect(SignedData(Array(data.prefix(cut))) == .other, "cut at \(cut)")
+    }
+  }
+
+  /// A remote sudo is bound by the forwarding session's host key signature, which is checked.
+  @Test func aRemoteSudoIsBoundByTheForwardingSession() throws {
+    let hostKey = try P256PrivateKey.generate()
+    let host = SSHPublicKey(x963: hostKey.publicKey.x963)
+    let sessionID = [UInt8](repeating: 3, count: 32)
+    let signature = try #require(
+      SSHPublicKey.signatureBlob(fromDER: try hostKey.signature(for: sessionID)))
+    let sudo = SignedData(Self.remoteSudo(command: ["id"]))
+    #expect(
+      SignReason.hostKeyRefusal(
+        host.blob, signature: signature, for: sudo, boundSessionID: sessionID)
+        == nil)
+    #expect(SignReason.hostKeyRefusal(host.blob, signature: signature, for: sudo) != nil)
+    #expect(
+      SignReason.hostKeyRefusal(
+        host.blob, signature: signature, for: sudo, boundSessionID: [UInt8](repeating: 4, count: 32)
+      )
+        != nil)
+  }
 }

@@ -38,7 +38,7 @@ cleanup() {
     sleep 0.2
     userdel "$TESTUSER" 2>/dev/null
     if [ "$FAILED" != 0 ]; then
-        for log in daemon.log agent.log sshd.log ssh1.err ssh2.err prompts; do
+        for log in daemon.log agent.log sshd.log ssh1.err ssh2.err prompts remote-sudo.out session.err; do
             [ -f "$T/$log" ] && { echo "--- $log"; tail -20 "$T/$log"; }
         done
     fi
@@ -165,6 +165,49 @@ check "...and its evaluation ends within a second of the ssh going away" test "$
 check "ssh is refused after no-matches and Cancel (agent refused operation)" \
     bash -c "$(declare -f run_ssh); T='$T' PORT=$PORT TESTUSER=$TESTUSER SSH_AUTH_SOCK='$SSH_AUTH_SOCK' run_ssh true 2>'$T/ssh2.err'; [ \$? != 0 ] && grep -q 'agent refused operation' '$T/ssh2.err'"
 check "the refusal is journaled with its outcome" grep -q "SSH key login.*userCancel" "$T/daemon.log"
+
+# Issue 28, row 7: remote sudo through `ssh -A` and pam_ssh_agent_auth, as a server's sudo asks it:
+# an ssh -A session to the private sshd; in it, the forwarded agent socket; pamtester as root (as
+# sudo runs its PAM stack) for the session's user, with pam_ssh_agent_auth under pam_wrapper (a
+# private service directory: the host's /etc/pam.d is untouched). The local prompt names the
+# server, sudo and the command, as the server's own words, with the host key's fingerprint.
+SUDO_KEYS=$(mktemp -d /run/localauthd-sudo-keys.XXXXXX)  # pam_ssh_agent_auth wants root's path
+cp "$T/login.pub" "$SUDO_KEYS/authorized_keys"
+mkdir -p "$T/pam.d"
+echo "auth required pam_ssh_agent_auth.so file=$SUDO_KEYS/authorized_keys" >"$T/pam.d/sudo"
+remote_session() {  # starts `ssh -A` that prints its forwarded socket and stays; sets SESSION
+    timeout 60 ssh -A -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes \
+        -o UserKnownHostsFile="$T/home/.ssh/known_hosts" -o IdentityAgent="$SSH_AUTH_SOCK" \
+        -o IdentitiesOnly=yes -o IdentityFile="$T/login.pub" -p "$PORT" "$TESTUSER@127.0.0.1" \
+        'echo "$SSH_AUTH_SOCK"; exec sleep 50' >"$T/session.out" 2>"$T/session.err" &
+    SESSION=$!
+    for _ in $(seq 200); do [ -s "$T/session.out" ] && break; sleep 0.05; done
+    FORWARDED=$(head -n 1 "$T/session.out")
+}
+remote_sudo() {  # pamtester as root for $TESTUSER's forwarded agent, as sudo's PAM stack runs
+    (cd "$T" && env LD_PRELOAD="/usr/lib/$(gcc -print-multiarch)/libpam_wrapper.so" PAM_WRAPPER=1 \
+        PAM_WRAPPER_SERVICE_DIR="$T/pam.d" SSH_AUTH_SOCK="$FORWARDED" \
+        timeout 30 pamtester -I ruser="$TESTUSER" -v sudo root authenticate)
+}
+"$CTL" sim face MATCH MATCH >/dev/null  # the ssh -A login, then the remote sudo
+remote_session
+check "ssh -A: the session has a forwarded agent socket ($FORWARDED)" test -S "$FORWARDED"
+check "remote sudo: pam_ssh_agent_auth authenticates through the forwarded agent and the local match" \
+    bash -c "$(declare -f remote_sudo); T='$T' FORWARDED='$FORWARDED' TESTUSER=$TESTUSER remote_sudo >'$T/remote-sudo.out' 2>&1; grep -q 'successfully authenticated' '$T/remote-sudo.out'"
+check "...and the local prompt named sudo, the server, the command and its host key, as the server's words" \
+    grep -qxF "sudo on $(hostname) as root: pamtester -I ruser=$TESTUSER -v sudo root authenticate — the server's own words (host key $HOST_FINGERPRINT); for $TESTUSER in $T" "$T/prompts"
+# A closed ssh session ends the waiting evaluation within a second.
+"$CTL" sim face --replace DEFAULT WAIT >/dev/null
+remote_sudo >/dev/null 2>&1 &
+waiting_sudo=$!
+for _ in $(seq 200); do [ "$(evaluating)" = 1 ] && break; sleep 0.05; done
+check "remote sudo waits for the local person while the session lasts (control)" test "$(evaluating)" = 1
+kill "$SESSION" 2>/dev/null; wait "$SESSION" 2>/dev/null
+ended=no
+for _ in $(seq 20); do [ "$(evaluating)" = 0 ] && { ended=yes; break; }; sleep 0.05; done
+check "...and a closed ssh session ends the waiting evaluation within a second" test "$ended" = yes
+wait "$waiting_sudo" 2>/dev/null
+rm -rf "$SUDO_KEYS"
 
 # ssh-keygen -Y sign twice within the signing key's reuse window: one capture.
 echo "a file" >"$T/file"
