@@ -196,6 +196,44 @@ check "remote sudo: pam_ssh_agent_auth authenticates through the forwarded agent
     bash -c "$(declare -f remote_sudo); T='$T' FORWARDED='$FORWARDED' TESTUSER=$TESTUSER remote_sudo >'$T/remote-sudo.out' 2>&1; grep -q 'successfully authenticated' '$T/remote-sudo.out'"
 check "...and the local prompt named sudo, the server, the command and its host key, as the server's words" \
     grep -qxF "sudo on $(hostname) as root: pamtester -I ruser=$TESTUSER -v sudo root authenticate — the server's own words (host key $HOST_FINGERPRINT); for $TESTUSER in $T" "$T/prompts"
+# Issue 28, row 4, with real OpenSSH: a user name with a long style (sshd splits user:style at the
+# colon) is a login, worded "sign in", and refused on a connection bound for forwarding.
+LONG_STYLE="$TESTUSER:$(printf 'x%.0s' $(seq 1100))"
+"$CTL" sim face MATCH >/dev/null
+check "ssh -l 'user:<1,100 x>' through the agent logs in after a match" \
+    bash -c "$(declare -f run_ssh); T='$T' PORT=$PORT TESTUSER='$LONG_STYLE' SSH_AUTH_SOCK='$SSH_AUTH_SOCK' run_ssh true 2>>'$T/ssh1.err'"
+check "...worded as a login ('sign in ... as user:xxx…'), never 'sign data'" \
+    grep -qF "ssh: sign in to verified-host.internal ($HOST_FINGERPRINT) as $TESTUSER:xxxxxxxxxx" "$T/prompts"
+# On the far end of ssh -A, malware of the user asks the forwarded agent directly (no binding of
+# its own, so the forwarding binding is in force) to sign a real-shaped login for the long style:
+# refused as a login on a forwarding-bound connection, never signed as "data".
+RAW_LOGIN=$(mktemp /tmp/localauthd-raw-login.XXXXXX.py)
+chmod 0644 "$RAW_LOGIN"
+cat >"$RAW_LOGIN" <<'PY'
+import os, socket, struct, sys
+def s(b): return struct.pack(">I", len(b)) + b
+sock = socket.socket(socket.AF_UNIX); sock.connect(os.environ["SSH_AUTH_SOCK"])
+def ask(body):
+    sock.sendall(struct.pack(">I", len(body)) + body)
+    n = struct.unpack(">I", sock.recv(4))[0]; data = b""
+    while len(data) < n: data += sock.recv(n - len(data))
+    return data
+ids = ask(b"\x0b")
+blob_len = struct.unpack(">I", ids[5:9])[0]; blob = ids[9:9 + blob_len]
+login = (s(os.urandom(32)) + b"\x32" + s(sys.argv[1].encode()) + s(b"ssh-connection") + s(b"publickey")
+         + b"\x01" + s(b"ecdsa-sha2-nistp256") + s(blob))
+print("sign-answer=%d" % ask(b"\x0d" + s(blob) + s(login) + struct.pack(">I", 0))[0])
+PY
+"$CTL" sim face MATCH >/dev/null  # the ssh -A login
+nested=$(timeout 60 ssh -A -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes \
+    -o UserKnownHostsFile="$T/home/.ssh/known_hosts" -o IdentityAgent="$SSH_AUTH_SOCK" \
+    -o IdentitiesOnly=yes -o IdentityFile="$T/login.pub" -p "$PORT" "$TESTUSER@127.0.0.1" \
+    "python3 $RAW_LOGIN '$LONG_STYLE'" 2>>"$T/session.err")
+echo "$nested" >"$T/nested.out"; rm -f "$RAW_LOGIN"
+check "on the far end of ssh -A, a long-style login is refused as a login (SSH_AGENT_FAILURE), never signed as data" \
+    bash -c 'grep -qx "sign-answer=5" <<<"$1" && grep -q "refused a signature with login: the request is for another session" "$2"' - "$nested" "$T/agent.log"
+"$CTL" sim face --replace DEFAULT WAIT >/dev/null
+
 # A closed ssh session ends the waiting evaluation within a second.
 "$CTL" sim face --replace DEFAULT WAIT >/dev/null
 remote_sudo >/dev/null 2>&1 &
