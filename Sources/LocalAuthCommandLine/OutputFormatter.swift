@@ -142,7 +142,8 @@ public struct OutputFormatter: Sendable {
         ],
       ])
     }
-    var text = "error: \(name)"
+    // An error without a name of its own (the default "error") is not named twice.
+    var text = name == "error" ? "error" : "error: \(name)"
     if let code { text += " (\(code))" }
     text += ": \(message)"
     if let requestID { text += " [requestID \(requestID)]" }
