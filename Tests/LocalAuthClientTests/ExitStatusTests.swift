@@ -36,6 +36,18 @@ import Testing
     #expect(text == "error: the socket's directory /x does not exist")
   }
 
+  /// `replay` of a file it cannot read says why (issue 29, item 9).
+  @Test func replayOfAFileItCannotReadGivesTheReason() async {
+    let errors = Mutex<[String]>([])
+    let runner = CommandRunner(
+      standardOutput: { _ in }, standardError: { line in errors.withLock { $0.append(line) } })
+    #expect(
+      await runner.run(["--socket", "/nonexistent/socket", "replay", "/nonexistent"]) == .usage)
+    #expect(
+      errors.withLock { $0 }.first
+        == "localauthctl: cannot read the trace file /nonexistent: No such file or directory")
+  }
+
   @Test func sshKeyDoesNotOfferImportAndRefusesItAsAUsageError() async {
     let errors = Mutex<[String]>([])
     let runner = CommandRunner(
