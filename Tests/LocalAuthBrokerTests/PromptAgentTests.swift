@@ -106,9 +106,12 @@ import Testing
     let outcome = await app.evaluate(.deviceOwnerAuthentication)
     #expect(outcome?.code == .notInteractive)
     if case .failure(let error) = outcome { #expect(error.data["reason"] == "noAgent") }
+    // Nobody was shown a prompt, so the app is not told one was (issue 29, item 6).
+    #expect(app.recorder.notifications(Notification.started).isEmpty)
     // A scripted passcode stands in for the person.
     _ = harness.passcodeSensor.script([.passcode("1111")], replace: true)
     #expect(await app.evaluate(.deviceOwnerAuthentication)?.object?["sensor"] == "passcode")
+    #expect(app.recorder.notifications(Notification.started).count == 1)
   }
 
   @Test func aProcessScopedAgentWinsForItsProcessOnly() async {
