@@ -2,6 +2,7 @@
 # docs/rights-and-keys.md's git signing lines (the sh block after `<!-- git-signing -->`), run as
 # written with HOME in a temp dir, against the project's own daemon (simulated face) and
 # `localauthctl ssh-agent --listen`: the commit they make must be one `git verify-commit` accepts.
+# Then the agent, sent SIGTERM, must remove its socket file.
 # Needs no root; nothing of the host's ssh or git configuration is read or changed.
 #
 # Environment: BINDIR (the localauthd and localauthctl binaries). Exits non-zero on any failure.
@@ -36,7 +37,8 @@ export PATH="$BINDIR:$PATH" HOME="$T/home" GIT_CONFIG_NOSYSTEM=1
 localauthctl ssh-key create work --reuse 60 >/dev/null || die "ssh-key create work failed"
 export SSH_AUTH_SOCK="$T/agent/agent.sock"
 localauthctl ssh-agent --listen "$SSH_AUTH_SOCK" >"$T/agent.log" 2>&1 &
-PIDS+=($!)
+AGENT=$!
+PIDS+=($AGENT)
 for _ in $(seq 100); do [ -S "$SSH_AUTH_SOCK" ] && break; sleep 0.1; done
 [ -S "$SSH_AUTH_SOCK" ] || die "the agent did not start: $(cat "$T/agent.log")"
 localauthctl sim face MATCH >/dev/null || die "sim face MATCH failed"
@@ -52,3 +54,11 @@ fi
 grep -q 'Good "git" signature for tester@example.org' <<<"$out" \
     || die "git verify-commit did not accept the commit: $out"
 echo "ok   docs/rights-and-keys.md's git signing lines sign a commit git verify-commit accepts"
+
+# Then the agent, told to stop, removes the socket file it made.
+kill -TERM "$AGENT"
+for _ in $(seq 50); do kill -0 "$AGENT" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$AGENT" 2>/dev/null && die "the agent did not stop on SIGTERM"
+[ -e "$SSH_AUTH_SOCK" ] && die "the agent left its socket file behind on SIGTERM"
+echo "ok   ssh-agent --listen removes its socket file on SIGTERM"
+
