@@ -27,5 +27,7 @@ struct SSHAgentSocketRemoval {
   }
 
   /// Stops watching (the agent never returns from serving, so this is for completeness).
-  func cancel() { sources.forEach { $0.cancel() } }
+  func cancel() {
+    for source in sources { source.cancel() }
+  }
 }
