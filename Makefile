@@ -175,9 +175,10 @@ deb: deb-deps
 	@ls -l $(DEB_OUTPUT)/*.deb
 
 # The README's sessions, verbatim, against `make run`: the founding bug's recipe and doctor, then the
-# first session (socat) twice in a row.
+# first session (socat) twice in a row; and docs/client-library.md's main sample, compiled.
 test-readme: build
 	Tests/readme/run.sh
+	Tests/readme/client-library-sample.sh
 
 # Apple's LocalAuthentication sample code (Examples/AppleSamples, its own package, Swift 6 mode)
 # against a real demo daemon; a forged signature must fail verification there. Then app code as
