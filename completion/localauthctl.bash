@@ -101,7 +101,7 @@ _localauthctl() {
             options="$options --payload --ttl --reason --policy"
             ;;
         ssh-key)
-            [ $position -eq 1 ] && words="create list public delete import"
+            [ $position -eq 1 ] && words="create list public delete"
             options="$options --reuse --policy"
             ;;
         ssh-agent) options="$options --listen" ;;

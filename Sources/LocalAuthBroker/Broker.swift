@@ -193,9 +193,11 @@ public actor Broker {
     queue.started(evaluation)
     traceStarted(evaluation)
     evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
-    notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
-    monitor(evaluation, "started", [:])
     showPrompt(evaluation)
+    if promptIsShown(evaluation) {
+      notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
+    }
+    monitor(evaluation, "started", [:])
     log.evaluationStarted(record(evaluation))
     evaluation.deadline = time.now() + configuration.promptTimeout
     watchPromptDeadline()

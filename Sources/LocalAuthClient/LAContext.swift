@@ -42,8 +42,9 @@ open class LAContext: LocalAuthContext, @unchecked Sendable {
         domain: "localauthd.RPCError", code: failure.code.rawValue,
         userInfo: [NSLocalizedDescriptionKey: failure.message])
     } catch let failure {
+      // The daemon unreachable: its own domain and a positive code, never an LAError's.
       error?.pointee = NSError(
-        domain: "localauthd.ConnectionError", code: -1,
+        domain: ConnectionError.errorDomain, code: ConnectionError.cannotConnectCode,
         userInfo: [NSLocalizedDescriptionKey: String(describing: failure)])
     }
     return false

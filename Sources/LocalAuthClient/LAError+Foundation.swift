@@ -103,8 +103,12 @@ extension RPCError: CustomNSError, LocalizedError {
 extension ConnectionError: CustomNSError, LocalizedError {
   /// "localauthd.ConnectionError".
   public static var errorDomain: String { "localauthd.ConnectionError" }
-  /// -1, as `canEvaluatePolicy(_:error:)` reports it.
-  public var errorCode: Int { -1 }
+  /// The code of every connection error: positive, so that code that maps codes without looking
+  /// at the domain cannot read it as an `LAError` (whose codes are negative; -1 is
+  /// authenticationFailed).
+  public static let cannotConnectCode = 1
+  /// ``cannotConnectCode`` (1), as `canEvaluatePolicy(_:error:)` reports it.
+  public var errorCode: Int { Self.cannotConnectCode }
   /// The description under `NSLocalizedDescriptionKey`.
   public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: description] }
   /// "cannot connect to PATH: REASON".

@@ -55,6 +55,12 @@ public struct BrokerStatus: Sendable, Equatable {
   public var queued: Int
   /// How many evaluations ended with each outcome name ("success", "userCancel", …).
   public var outcomes: [String: Int]
+  /// How many findings of each kind `doctor` explains were made since start ("overlappingPrompts",
+  /// …; every kind the daemon counts, zero or not).
+  public var findings: [String: Int]
+
+  /// All findings since start.
+  public var findingsTotal: Int { findings.values.reduce(0, +) }
 
   /// Reads a `broker.status` result.
   public init(json: JSONValue) {
@@ -69,6 +75,11 @@ public struct BrokerStatus: Sendable, Equatable {
       outcomes[member.key] = member.value.intValue ?? 0
     }
     self.outcomes = outcomes
+    var findings: [String: Int] = [:]
+    for member in o["findings"]?.objectValue?.members ?? [] {
+      findings[member.key] = member.value.intValue ?? 0
+    }
+    self.findings = findings
   }
 }
 

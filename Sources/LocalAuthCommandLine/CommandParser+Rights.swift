@@ -82,11 +82,11 @@ extension Arguments {
   }
 
   /// The action word after `rights` or `handoff`.
-  mutating func action(_ actions: [String]) throws(UsageError) -> String {
+  mutating func action(_ actions: [String], refused: [String] = []) throws(UsageError) -> String {
     let list = actions.joined(separator: ", ")
     guard !values.isEmpty else { throw usage("\(subcommand) needs ACTION (\(list))") }
     let action = values.removeFirst()
-    guard actions.contains(action) else {
+    guard actions.contains(action) || refused.contains(action) else {
       throw usage("unknown \(subcommand) action '\(action)'; use one of: \(list)")
     }
     return action

@@ -1,3 +1,4 @@
+import Glibc
 import LocalAuthClientCore
 import LocalAuthProtocol
 
@@ -18,7 +19,8 @@ extension CommandRunner {
       }
     case .replay(let path, let passcode):
       guard let bytes = Self.readFile(path) else {
-        throw UsageError("cannot read the trace file \(path)", subcommand: "replay")
+        let reason = String(cString: strerror(errno))
+        throw UsageError("cannot read the trace file \(path): \(reason)", subcommand: "replay")
       }
       let text = String(decoding: bytes, as: UTF8.self)
       let trace: EvaluationTrace

@@ -70,14 +70,11 @@ public struct CommandRunner: Sendable {
     do {
       try await perform(invocation.command, on: connection, output: output)
       return .success
-    } catch let error as ConnectionError {
-      report(error, output)
-      return .cannotConnect
     } catch let error as UsageError {
       return reportUsage(error)
     } catch {
       report(error, output)
-      return .failure
+      return ExitStatus(for: error)
     }
   }
 

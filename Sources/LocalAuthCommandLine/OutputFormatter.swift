@@ -27,8 +27,18 @@ public struct OutputFormatter: Sendable {
         "clients": .int(status.clients), "evaluating": .int(status.evaluating),
         "queued": .int(status.queued),
         "outcomes": .object(outcomes),
+        "findings": .object(
+          JSONObject(
+            status.findings.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int($0.value)) })),
       ])
     }
+    let found = status.findings.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+    let findings = PrintableText.escaped(
+      found.isEmpty
+        ? "none yet"
+        : "\(status.findingsTotal) ("
+          + found.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+          + "; localauthctl doctor explains them)")
     let outcomes = PrintableText.escaped(
       status.outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         .joined(separator: " "))
@@ -39,6 +49,7 @@ public struct OutputFormatter: Sendable {
       Evaluating: \(status.evaluating)
           Queued: \(status.queued)
         Outcomes: \(outcomes.isEmpty ? "none yet" : outcomes)
+        Findings: \(findings)
       """
   }
 
@@ -142,7 +153,8 @@ public struct OutputFormatter: Sendable {
         ],
       ])
     }
-    var text = "error: \(name)"
+    // An error without a name of its own (the default "error") is not named twice.
+    var text = name == "error" ? "error" : "error: \(name)"
     if let code { text += " (\(code))" }
     text += ": \(message)"
     if let requestID { text += " [requestID \(requestID)]" }

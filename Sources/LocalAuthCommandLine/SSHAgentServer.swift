@@ -32,6 +32,9 @@ public final class SSHAgentServer: Sendable {
   public func run() throws(SSHAgentListenError) -> Never {
     signal(SIGPIPE, SIG_IGN)
     let listener = try SSHAgentListener.open(options)
+    // A socket file this agent made is removed when it is told to stop (issue 29, item 9).
+    let removal = options.listenPath.map(SSHAgentSocketRemoval.init(path:))
+    defer { removal?.cancel() }
     log("localauthctl ssh-agent: serving \(options.listenPath ?? "the socket systemd passed")")
     while true {
       let fd = accept(listener, nil, nil)

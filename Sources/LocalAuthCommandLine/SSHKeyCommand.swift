@@ -14,7 +14,9 @@ public enum SSHKeyCommand: Sendable, Equatable {
   case importKey
 
   /// The action names, as `ssh-key --help` lists them.
-  public static let actions = ["create", "list", "delete", "public", "import"]
+  public static let actions = ["create", "list", "delete", "public"]
+  /// Actions understood only to be refused with the reason (never listed as choices).
+  public static let refusedActions = ["import"]
 
   /// The longest reuse window `--reuse` takes, in seconds.
   public static let maxReuseSeconds = 3600
@@ -37,7 +39,7 @@ public struct SSHAgentOptions: Sendable, Equatable {
 
 extension Arguments {
   mutating func sshKeyCommand() throws(UsageError) -> SSHKeyCommand {
-    let action = try action(SSHKeyCommand.actions)
+    let action = try action(SSHKeyCommand.actions, refused: SSHKeyCommand.refusedActions)
     switch action {
     case "create":
       let name = try operand("NAME", of: action)

@@ -15,7 +15,8 @@ extension Usage {
       list     Name, fingerprint, policy, reuse window, created and last used
       public   Print the public key line again
       delete   Delete the key (it cannot be recovered)
-      import   Refused: a key made elsewhere may have copies elsewhere
+
+    Keys are made here only: importing one is refused (a key made elsewhere may have copies).
 
       --reuse SECONDS   After a biometric match, further signatures with this key pass without a
                         capture for SECONDS (0-3600, default 0: every signature asks)

@@ -46,7 +46,8 @@ public enum Usage {
     Apple's LAPolicy names (deviceOwnerAuthentication, ...) or raw values 1-5.
 
     Exit status: 0 success, 1 authentication failure (error name printed),
-    2 usage error, 3 cannot connect to the daemon.
+    2 usage error (also a request the daemon refuses as wrong: bad params, an unknown
+    name), 3 cannot connect to the daemon.
     """
 
   /// What `localauthctl --version` prints.

@@ -62,8 +62,12 @@ struct ControlToolEndToEndTests {
     #expect(cannot.status == 1)
     #expect(cannot.error.contains("biometryNotEnrolled"))
 
+    // A request the daemon does not know is a wrong command line (2), not a failure (1).
     let unknown = try localauthctl(["cancel", "no-such-request"], socket: socket)
-    #expect(unknown.status == 1)
+    #expect(unknown.status == 2)
+    let misspelt = try localauthctl(["sim", "face", "MATCHH"], socket: socket)
+    #expect(misspelt.status == 2)
+    #expect(misspelt.error.hasPrefix("error: invalidParams"))
   }
 
   @Test func cancelByRequestIDFromAnotherProcess() async throws {

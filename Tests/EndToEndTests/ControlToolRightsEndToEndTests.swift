@@ -132,7 +132,8 @@ struct ControlToolRightsEndToEndTests {
       .arrayValue?.first
     #expect(entry?.objectValue?["authorized"] == true)
 
-    #expect(try ctl("--app-id", "other", "handoff", "redeem", id).status == 1)
+    // Another app's handoff is one this app does not know: notFound, a wrong command line (2).
+    #expect(try ctl("--app-id", "other", "handoff", "redeem", id).status == 2)
     let redeem = try ctl("handoff", "redeem", id)
     #expect(redeem.status == 0)
     #expect(redeem.output == "Pay 5 EUR to Bob\n")
@@ -142,7 +143,7 @@ struct ControlToolRightsEndToEndTests {
     #expect(error?["name"] == "invalidContext")
 
     let unknown = try ctl("handoff", "authorize", "no-such-id", "--reason", "x")
-    #expect(unknown.status == 1)
+    #expect(unknown.status == 2)
     #expect(unknown.error.contains("notFound"))
     #expect(try ctl("handoff", "list").output == "no pending handoffs\n")
   }

@@ -106,30 +106,36 @@ import Testing
     let outcome = await app.evaluate(.deviceOwnerAuthentication)
     #expect(outcome?.code == .notInteractive)
     if case .failure(let error) = outcome { #expect(error.data["reason"] == "noAgent") }
+    // Nobody was shown a prompt, so the app is not told one was (issue 29, item 6).
+    #expect(app.recorder.notifications(Notification.started).isEmpty)
     // A scripted passcode stands in for the person.
     _ = harness.passcodeSensor.script([.passcode("1111")], replace: true)
     #expect(await app.evaluate(.deviceOwnerAuthentication)?.object?["sensor"] == "passcode")
+    #expect(app.recorder.notifications(Notification.started).count == 1)
   }
 
   @Test func aProcessScopedAgentWinsForItsProcessOnly() async {
     let harness = BrokerHarness(enrolled: [], owners: .perUser)
+    // The agents are of the user running the test, whose own process (a real one) they name:
+    // root in `make test`, anyone in `make check`.
+    let (uid, gid) = (getuid(), getgid())
     let root = await harness.connect()
-    _ = await root.call(Method.sensorsSetPasscode, ["passcode": "1111"])
+    _ = await root.call(Method.sensorsSetPasscode, ["passcode": "1111", "user": .int(Int(uid))])
     let me = getpid()
-    let general = await harness.connect(name: "general")
-    let scoped = await harness.connect(name: "scoped")
+    let general = await harness.connect(uid: uid, gid: gid, name: "general")
+    let scoped = await harness.connect(uid: uid, gid: gid, name: "scoped")
     _ = await general.call(Method.agentRegister)
     let registered = await scoped.call(
       Method.agentRegister, ["scope": "process", "pid": .int(Int(me))])
     #expect(registered?.object?["scope"]?.objectValue?["kind"] == "process")
-    let fromProcess = await harness.connect(pid: me)
+    let fromProcess = await harness.connect(uid: uid, gid: gid, pid: me)
     let (first, _) = await fromProcess.startEvaluation(.deviceOwnerAuthentication)
     let prompt = await waitFor(scoped, Notification.agentPrompt).first
     #expect(general.recorder.notifications(Notification.agentPrompt).isEmpty)
     _ = await scoped.call(
       Method.agentRespond, ["requestID": prompt?["requestID"] ?? .null, "action": "cancel"])
     #expect(await fromProcess.recorder.waitForResponse(tag: first)?.code == .userCancel)
-    let other = await harness.connect(pid: 31_337)
+    let other = await harness.connect(uid: uid, gid: gid, pid: 31_337)
     let (second, _) = await other.startEvaluation(.deviceOwnerAuthentication)
     let generalPrompt = await waitFor(general, Notification.agentPrompt).first
     _ = await general.call(
@@ -143,18 +149,24 @@ import Testing
   }
 
   @Test func registrationsAreLimited() async {
-    // One agent per scope, so the limit is reached with different scopes: root's user agent and
-    // one for this test's own process (a real process of root) fill a limit of 2.
+    // One agent per scope, so the limit is reached with different scopes: the test's user's
+    // agent and one for this test's own process (a real process of that user: root in
+    // `make test`, anyone in `make check`) fill a limit of 2.
     var configuration = BrokerConfiguration()
     configuration.maxAgentsPerUser = 2
     let harness = BrokerHarness(configuration: configuration, enrolled: [], owners: .perUser)
-    let agents = [await harness.connect(), await harness.connect()]
+    let (uid, gid) = (getuid(), getgid())
+    let agents = [
+      await harness.connect(uid: uid, gid: gid), await harness.connect(uid: uid, gid: gid),
+    ]
     #expect(await agents[0].call(Method.agentRegister)?.object?["agent"] != nil)
     #expect(
       await agents[1].call(Method.agentRegister, ["scope": "process", "pid": .int(Int(getpid()))])?
         .object?["agent"] != nil)
-    let third = await harness.connect()
-    let refused = await third.call(Method.agentRegister, ["scope": "process", "pid": 1])
+    let third = await harness.connect(uid: uid, gid: gid)
+    // A third scope: the parent process (swift test's, of the same user).
+    let refused = await third.call(
+      Method.agentRegister, ["scope": "process", "pid": .int(Int(getppid()))])
     #expect(refused?.code == .limitExceeded)
     if case .failure(let error) = refused { #expect(error.data["limit"] == "MaxAgentsPerUser") }
     // Another user is not affected, and a second registration on one connection is refused.

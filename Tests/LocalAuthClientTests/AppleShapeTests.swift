@@ -73,3 +73,20 @@ import Testing
     #expect(error?.code == LAError.Code.biometryNotEnrolled.rawValue)
   }
 }
+
+/// An unreachable daemon is never an LAError code (issue 29, item 5).
+@Suite struct ConnectionErrorCodeTests {
+  @Test func anUnreachableDaemonHasAPositiveCodeInItsOwnDomain() {
+    let context = LAContext(
+      connection: LocalAuthConnection(
+        socketPath: "/nonexistent/localauthd.sock", identity: ClientIdentity(name: "test")))
+    var error: NSError?
+    #expect(!context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error))
+    #expect(error?.domain == "localauthd.ConnectionError")
+    #expect(error?.code == 1)
+    // iOS code that maps codes without the domain does not read it as authenticationFailed.
+    #expect(error.flatMap { LAError.Code(rawValue: $0.code) } == nil)
+    let bridged = ConnectionError(socketPath: "/x", errno: ENOENT) as NSError
+    #expect(bridged.code == 1 && bridged.domain == "localauthd.ConnectionError")
+  }
+}

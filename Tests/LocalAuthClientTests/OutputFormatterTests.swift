@@ -67,7 +67,24 @@ import Testing
       "outcomes": ["success": 4, "appCancel": 1],
     ])
     #expect(text.status(status).contains("Outcomes: appCancel=1 success=4"))
+    #expect(text.status(status).contains("Findings: none yet"))
     #expect(json.status(status).hasPrefix(#"{"version":"0.1","uptimeSeconds":12,"clients":3"#))
+  }
+
+  /// The README: findings are counted in `localauthctl status` (issue 29, item 3).
+  @Test func statusCountsTheFindings() {
+    let status = BrokerStatus(json: [
+      "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 0, "queued": 0,
+      "outcomes": ["success": 4],
+      "findings": ["overlappingPrompts": 1, "repromptAfterCancel": 2, "contextChurn": 0],
+    ])
+    #expect(
+      OutputFormatter(json: false).status(status).contains(
+        "Findings: 3 (overlappingPrompts=1 repromptAfterCancel=2; localauthctl doctor explains them)"
+      ))
+    #expect(
+      OutputFormatter(json: true).status(status).hasSuffix(
+        #""findings":{"contextChurn":0,"overlappingPrompts":1,"repromptAfterCancel":2}}"#))
   }
 
   @Test func formatsMonitorEvents() {

@@ -45,7 +45,8 @@ import Testing
     precondition(fd >= 0)
     _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     close(fd)
-    return String(cString: template)
+    return String(
+      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   @Test func readsAFileWholeAcrossReadsAndRefusesOneOverItsLimit() {

@@ -69,7 +69,7 @@ check "ssh-key create prints an OpenSSH public key line" \
 check "ssh-key create --reuse 30 for the signing key" \
     bash -c "'$CTL' ssh-key create signing --reuse 30 > '$T/signing.pub'"
 check "ssh-key import is refused with a reason" \
-    bash -c "out=\$('$CTL' ssh-key import 2>&1); [ \$? = 1 ] && grep -q 'importing keys is refused.*copies elsewhere' <<<\"\$out\""
+    bash -c "out=\$('$CTL' ssh-key import 2>&1); [ \$? = 2 ] && grep -q 'importing keys is refused.*copies elsewhere' <<<\"\$out\""
 check "ssh-key list --json names both keys with fingerprints" \
     bash -c "'$CTL' --json ssh-key list | python3 -c 'import json,sys; k=json.load(sys.stdin)[\"keys\"]; assert [x[\"name\"] for x in k]==[\"login\",\"signing\"] and all(x[\"fingerprint\"].startswith(\"SHA256:\") for x in k)'"
 
