@@ -31,14 +31,6 @@
 /* How long the daemon may take to say whether it can evaluate before the module steps aside. */
 enum { ANSWER_WAIT_MS = 1000 };
 
-static int errno_is_retry(void) {
-        return errno == EINTR || errno == EAGAIN;
-}
-
-static long long now_ms(void) {
-        return monotonic_us() / 1000;
-}
-
 /* What one evaluation reads into: the current line and its parse (heap, bounded, one per call). */
 struct workspace {
         struct json_document doc;
@@ -129,8 +121,8 @@ static int handle_line(pam_handle_t *pamh, const struct terminal *terminal, cons
 void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *terminal,
               const struct module_options *options, const char *user, struct evaluation_result *result) {
         size_t typed = 0;
-        long long deadline = now_ms() + options->timeout_ms;
-        long long answer_deadline = now_ms() + ANSWER_WAIT_MS;
+        long long deadline = monotonic_ms() + options->timeout_ms;
+        long long answer_deadline = monotonic_ms() + ANSWER_WAIT_MS;
         result->end = END_UNAVAILABLE;
         struct workspace *work = calloc(1, sizeof *work);
         if (!work)
@@ -141,7 +133,7 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                 return;
         }
         for (;;) {
-                long long left = deadline - now_ms();
+                long long left = deadline - monotonic_ms();
                 if (left <= 0) {
                         result->end = END_TIMEOUT;
                         snprintf(result->error_name, sizeof result->error_name, "timeout");
@@ -149,7 +141,7 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
                 }
                 if (!work->can_evaluate) {
                         /* A daemon that accepts but never answers (stopped, wedged) is as good as down. */
-                        long long answer_left = answer_deadline - now_ms();
+                        long long answer_left = answer_deadline - monotonic_ms();
                         if (answer_left <= 0) {
                                 result->end = END_UNAVAILABLE;
                                 snprintf(result->error_name, sizeof result->error_name, "daemonNotAnswering");

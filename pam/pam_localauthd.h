@@ -89,6 +89,12 @@ void journal_outcome(pam_handle_t *pamh, const struct outcome_note *note);
 /* Microseconds on the monotonic clock. */
 long long monotonic_us(void);
 
+/* Milliseconds on the monotonic clock (the module's deadlines). */
+long long monotonic_ms(void);
+
+/* Whether the last call's errno says to try again (EINTR, EAGAIN). */
+int errno_is_retry(void);
+
 /* Copies text into out (size > 0) keeping printable ASCII and replacing everything else with '?'. */
 void sanitize(const char *text, char *out, size_t size);
 

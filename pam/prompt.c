@@ -14,14 +14,6 @@ enum { PASSWORD_WAIT_MS = 300000 };
 
 static const char PASSWORD_PROMPT[] = "Password: ";
 
-static int errno_is_retry(void) {
-        return errno == EINTR || errno == EAGAIN;
-}
-
-static long long now_ms(void) {
-        return monotonic_us() / 1000;
-}
-
 /* One line to the person: through the conversation (sudo and polkit's agents show it their way); on a
  * terminal, the password prompt again after it unless the line ends the evaluation. */
 static void show_line(pam_handle_t *pamh, const struct terminal *terminal, const char *text, int final) {
@@ -183,9 +175,9 @@ void prompt_password_after(pam_handle_t *pamh, struct terminal *terminal, struct
         terminal_write(terminal, PASSWORD_PROMPT);
         char error_name[NAME_MAX_LEN];
         memcpy(error_name, result->error_name, sizeof error_name);
-        long long deadline = now_ms() + PASSWORD_WAIT_MS;
+        long long deadline = monotonic_ms() + PASSWORD_WAIT_MS;
         while (terminal->fd >= 0) {
-                long long left = deadline - now_ms();
+                long long left = deadline - monotonic_ms();
                 if (left <= 0)
                         break;
                 struct pollfd key = {.fd = terminal->fd, .events = POLLIN};

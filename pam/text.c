@@ -1,7 +1,9 @@
 /* text.c: what the module does to text that crosses a boundary: sanitized before it is shown or logged,
- * escaped before it goes into a JSON string. */
+ * escaped before it goes into a JSON string; and the two small helpers every file shares (the monotonic
+ * clock, and whether an errno says to try again). */
 #include "pam_localauthd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -42,4 +44,12 @@ long long monotonic_us(void) {
         struct timespec t;
         clock_gettime(CLOCK_MONOTONIC, &t);
         return (long long)t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+long long monotonic_ms(void) {
+        return monotonic_us() / 1000;
+}
+
+int errno_is_retry(void) {
+        return errno == EINTR || errno == EAGAIN;
 }

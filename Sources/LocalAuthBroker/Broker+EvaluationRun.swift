@@ -192,7 +192,7 @@ extension Broker {
   /// A driver that reports its arming armed a capture of `requestID`: told when that evaluation
   /// still runs (a late report of an ended one is dropped).
   func captureArmed(_ requestID: String, sensor: String, attempt: Int) {
-    guard let evaluation = evaluations[requestID], evaluation === running else { return }
+    guard let evaluation = evaluations[requestID] else { return }
     armed(evaluation, sensor: sensor, attempt: attempt)
   }
 

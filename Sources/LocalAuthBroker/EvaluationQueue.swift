@@ -113,7 +113,8 @@ struct EvaluationQueue {
     // evaluations and another uid's for her are always of two parties).
     guard queuedByParty.count > 1 else { return 0 }
     let systemEnd = first.isSystem ? (waiting.firstIndex { !$0.isSystem } ?? waiting.count) : 0
-    return fairest(in: 0..<systemEnd) ?? fairest(in: 0..<waiting.count)
+    // Past the system evaluations only when none of them may start (each waits for its owner).
+    return fairest(in: 0..<systemEnd) ?? fairest(in: systemEnd..<waiting.count)
   }
 
   /// The oldest evaluation in `range` of the party served longest ago that may start now.

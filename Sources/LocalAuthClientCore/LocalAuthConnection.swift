@@ -94,13 +94,35 @@ public final class LocalAuthConnection: Sendable {
   /// The blocking form of `call`, for LAContext's synchronous API. The reader thread answers it,
   /// so it never waits on Swift's cooperative pool.
   public func callAndWait(_ method: String, _ params: JSONObject = [:]) throws -> JSONValue {
+    try callAndWait(method, params, checkEvery: nil) { false }
+  }
+
+  /// `callAndWait`, ended early when the one it is made for goes away: while the answer is awaited,
+  /// `abandoned` is asked every `checkEvery` (nil: never), and once it says true the request's
+  /// evaluation is cancelled (`evaluation.cancel {id}`: the daemon ends it with appCancel at once)
+  /// and that answer is returned as any other.
+  public func callAndWait(
+    _ method: String, _ params: JSONObject, checkEvery: Duration?, abandoned: () -> Bool
+  ) throws -> JSONValue {
     let answer = Mutex<Result<JSONValue, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    start(method, params) { result in
+    let id = start(method, params) { result in
       answer.withLock { $0 = result }
       done.signal()
     }
-    done.wait()
+    if let checkEvery, let id {
+      let (seconds, attoseconds) = checkEvery.components
+      let interval = DispatchTimeInterval.nanoseconds(
+        Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+      var cancelled = false
+      while done.wait(timeout: .now() + interval) == .timedOut {
+        guard !cancelled, abandoned() else { continue }
+        cancelled = true
+        start(CancelEvaluationRequest.method, ["id": .int(id)]) { _ in }
+      }
+    } else {
+      done.wait()
+    }
     return try answer.withLock { $0! }.get()
   }
 

@@ -1,7 +1,5 @@
-import Dispatch
 import FoundationEssentials
 import LocalAuthProtocol
-import Synchronization
 
 /// One SSH key of this user as the daemon describes it: everything public, nothing private.
 public struct SSHKey: Sendable, Equatable {
@@ -128,23 +126,10 @@ public struct SSHKeyStore: Sendable {
     _ data: [UInt8], with name: String, host: SSHHostBinding? = nil,
     checkEvery: Duration = .milliseconds(100), abandoned: () -> Bool
   ) throws -> SSHSignature {
-    let answer = Mutex<Result<JSONValue, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let params = signParams(data, name: name, host: host)
-    let id = connection.start(SSHKeySignRequest.method, params.object) { result in
-      answer.withLock { $0 = result }
-      done.signal()
-    }
-    let (seconds, attoseconds) = checkEvery.components
-    let interval = DispatchTimeInterval.nanoseconds(
-      Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    var cancelled = false
-    while done.wait(timeout: .now() + interval) == .timedOut {
-      guard !cancelled, let id, abandoned() else { continue }
-      cancelled = true
-      connection.start(CancelEvaluationRequest.method, ["id": .int(id)]) { _ in }
-    }
-    return try SSHSignature(answer.withLock { $0! }.get())
+    try SSHSignature(
+      connection.callAndWait(
+        SSHKeySignRequest.method, signParams(data, name: name, host: host).object,
+        checkEvery: checkEvery, abandoned: abandoned))
   }
 
   private func signParams(_ data: [UInt8], name: String, host: SSHHostBinding?)
