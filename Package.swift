@@ -24,7 +24,9 @@ let package = Package(
     .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "Sensors"),
+    // The loop and lock primitives every threaded part shares: LoopBound, StateLock, TimeSource.
+    .target(name: "LocalAuthConcurrency"),
+    .target(name: "Sensors", dependencies: ["LocalAuthConcurrency"]),
     // What the host says: small files, /proc facts about processes, the account database (NSS).
     .target(name: "SystemFacts"),
     // posix_spawn, poll and waitpid for out-of-process drivers.
@@ -35,10 +37,14 @@ let package = Package(
       name: "ExternalDrivers",
       dependencies: [
         "Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus", "SystemFacts",
+        "LocalAuthConcurrency",
       ]),
     .target(
       name: "LocalAuthBroker",
-      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
+      dependencies: [
+        "LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent",
+        "LocalAuthConcurrency",
+      ]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
@@ -49,7 +55,7 @@ let package = Package(
       name: "LocalAuthServer",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent",
+        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -67,6 +73,7 @@ let package = Package(
       name: "LocalAuthTestSupport",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem", "SystemFacts",
+        "LocalAuthConcurrency",
       ]),
 
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
@@ -79,21 +86,26 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
-    .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
+    .testTarget(
+      name: "SensorsTests",
+      dependencies: ["Sensors", "LocalAuthTestSupport", "LocalAuthConcurrency"]),
     .testTarget(
       name: "ExternalDriversTests",
-      dependencies: ["ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport"]),
+      dependencies: [
+        "ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport",
+        "LocalAuthConcurrency",
+      ]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
-        "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts",
+        "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts", "LocalAuthConcurrency",
       ]),
     .testTarget(
       name: "LocalAuthServerTests",
       dependencies: [
         "LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem",
-        "localauthd", "SSHAgent", "LocalAuthCrypto",
+        "localauthd", "SSHAgent", "LocalAuthCrypto", "LocalAuthConcurrency",
       ]),
     .executableTarget(
       name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),
@@ -117,7 +129,7 @@ let package = Package(
       dependencies: [
         "LocalAuthServer", "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine",
         "LocalAuthProtocol", "LocalAuthTestSupport", "LocalAuthCrypto", "ExternalDrivers",
-        "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd",
+        "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd", "LocalAuthConcurrency",
       ]),
     .testTarget(
       name: "DocumentationTests",

@@ -1,6 +1,7 @@
 import CDriverProcess
 import Dispatch
 import Glibc
+import LocalAuthConcurrency
 import Sensors
 
 /// A sensor whose driver is another program, started and supervised by the daemon, speaking the line

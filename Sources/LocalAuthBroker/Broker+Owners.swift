@@ -1,4 +1,5 @@
 import Dispatch
+import LocalAuthConcurrency
 import LocalAuthCrypto
 import LocalAuthProtocol
 import RightStore

@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import LocalAuthCrypto
 import LocalAuthProtocol
 import RightStore

@@ -1,5 +1,6 @@
 import CLocalAuthSystem
 import Dispatch
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 

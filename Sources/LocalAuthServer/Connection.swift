@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 
 /// One client connection: reads frames, hands requests to the broker, buffers output with a

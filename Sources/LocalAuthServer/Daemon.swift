@@ -2,6 +2,7 @@ import CLocalAuthSystem
 import Dispatch
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import RightStore
 import Sensors

@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 import SystemFacts

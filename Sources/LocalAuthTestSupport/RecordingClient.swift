@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 

@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// A clock that moves only when a test says so. Thread-safe.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import Sensors
