@@ -42,19 +42,21 @@ let package = Package(
     .target(
       name: "LocalAuthBroker",
       dependencies: [
-        "LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent",
+        "LocalAuthProtocol", "Sensors", "RightsStorage", "LocalAuthCrypto", "SSHAgent",
         "LocalAuthConcurrency",
       ]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
-    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+    // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
+    .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
+    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto", "RightsStorage"]),
     // The SSH agent protocol (draft-miller-ssh-agent) as OpenSSH speaks it: messages, keys, bindings.
     .target(name: "SSHAgent", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto"]),
-    .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
+    .executableTarget(name: "rightstore-stress", dependencies: ["RightStore", "RightsStorage"]),
     .target(
       name: "LocalAuthServer",
       dependencies: [
-        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
+        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
         "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
@@ -99,6 +101,7 @@ let package = Package(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
+        "RightsStorage",
         "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts", "LocalAuthConcurrency",
       ]),
     .testTarget(
@@ -116,7 +119,8 @@ let package = Package(
     .testTarget(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
-      name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
+      name: "RightStoreTests",
+      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress"]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [

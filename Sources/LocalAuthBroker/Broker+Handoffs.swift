@@ -1,11 +1,16 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// An instant on the wire: seconds since 1970 with millisecond precision.
   nonisolated func timestamp(_ date: Date) -> JSONValue {
     .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
+  }
+
+  /// The wall clock as a date, from the injected clock (the core reads no clock of its own).
+  nonisolated func wallDate() -> Date {
+    Date(timeIntervalSince1970: Double(time.sinceEpoch().milliseconds) / 1000)
   }
 
   // MARK: handoff.*
@@ -17,13 +22,13 @@ extension Broker {
     let limits = configuration.store
     let (payload, ttl) = try RightsBook.handoffTerms(params, limits: limits)
     let (id, expiresAt) = try await rights.lane.createHandoff(
-      uid: client.peer.uid, appID: client.appID, payload: payload, ttl: ttl, now: Date(),
+      uid: client.peer.uid, appID: client.appID, payload: payload, ttl: ttl, now: wallDate(),
       maxPerUID: limits.maxHandoffsPerUID)
     return ["handoff": .string(id), "expiresAt": timestamp(expiresAt)]
   }
 
   func listHandoffs(client: ClientSession) async throws(RPCError) -> JSONValue {
-    let handoffs = try await rights.lane.pendingHandoffs(uid: client.peer.uid, now: Date())
+    let handoffs = try await rights.lane.pendingHandoffs(uid: client.peer.uid, now: wallDate())
     return [
       "handoffs": .array(
         handoffs.map { handoff in
@@ -61,7 +66,7 @@ extension Broker {
     Task {
       let lookup: Result<HandoffRecord, RPCError>
       do throws(RPCError) {
-        lookup = .success(try await lane.liveHandoff(id: id, uid: uid, now: Date()))
+        lookup = .success(try await lane.liveHandoff(id: id, uid: uid, now: wallDate()))
       } catch {
         lookup = .failure(error)
       }
@@ -106,7 +111,7 @@ extension Broker {
     let marked: Result<Void, RPCError>
     do throws(RPCError) {
       marked = .success(
-        try await rights.lane.authorizeHandoff(id: handoff.id, uid: uid, now: Date()))
+        try await rights.lane.authorizeHandoff(id: handoff.id, uid: uid, now: wallDate()))
     } catch {
       marked = .failure(error)
     }
@@ -134,7 +139,7 @@ extension Broker {
     let id = try RightsBook.handoffID(params)
     // Only the creating app redeems; to any other app of the uid the handoff does not exist.
     let payload = try await rights.lane.redeemHandoff(
-      id: id, uid: client.peer.uid, appID: client.appID, now: Date())
+      id: id, uid: client.peer.uid, appID: client.appID, now: wallDate())
     return ["payload": .string(Base64.encode(payload))]
   }
 }

@@ -1,6 +1,6 @@
 import LocalAuthCrypto
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// The store row of the client's persisted right named by `right`, authorized now; never

@@ -237,7 +237,7 @@ extension Broker {
     }
     error.data["requestID"] = .string(requestID)
     // A refusal ends at once too: the same budget holds its line (AtOnceLogBudget).
-    let now = ContinuousClock.now
+    let now = time.now()
     logSuppressedAtOnce(now: now)
     if atOnceLogBudget.admit(uid: client.peer.uid, outcome: error.code.name, now: now) {
       log.notice(

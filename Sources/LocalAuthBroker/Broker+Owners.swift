@@ -1,8 +1,7 @@
-import Dispatch
 import LocalAuthConcurrency
 import LocalAuthCrypto
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import Sensors
 
 extension Broker {
@@ -103,7 +102,7 @@ extension Broker {
       passcodeFailures: state.consecutivePasscodeFailures,
       passcodeRetryNotBeforeMilliseconds: state.passcodeRetryNotBefore.map { notBefore in
         let remaining = notBefore - time.now()
-        return Int64(WallClock.nowMilliseconds()) + Int64(max(0, remaining.milliseconds))
+        return Int64(time.sinceEpoch().milliseconds + max(0, remaining.milliseconds))
       },
       passcode: state.passcode?.storedHash)
     let log = self.log
@@ -116,20 +115,12 @@ extension Broker {
     }
   }
 
-  /// Every owner's persisted state, read once at start.
-  static func loadOwners(from store: RightStore?, time: any TimeSource, log: any EvaluationLog)
-    -> [UInt32: OwnerState]
+  /// Every owner's state from the records read at start; a saved back-off deadline (wall clock)
+  /// becomes one on the broker's clock.
+  static func owners(from records: [OwnerStateRecord], time: any TimeSource) -> [UInt32: OwnerState]
   {
     var owners: [UInt32: OwnerState] = [:]
-    guard let store else { return owners }
-    let records: [OwnerStateRecord]
-    do {
-      records = try store.ownerStates()
-    } catch {
-      log.notice("cannot read owners' state: \(error)")
-      return owners
-    }
-    let wallNow = Int64(WallClock.nowMilliseconds())
+    let wallNow = Int64(time.sinceEpoch().milliseconds)
     for record in records {
       var state = OwnerState(uid: record.uid)
       state.passcode = record.passcode.map(OwnerPasscode.hashed)
@@ -147,12 +138,15 @@ extension Broker {
 
 /// Computes passcode hashes (scrypt, slow on purpose) on a thread of their own, off the event loop.
 final class PasscodeHasher: Sendable {
-  let queue = DispatchQueue(label: "localauthd.passcode-hash")
+  let thread: any WorkerThread
+
+  /// A hasher running on `thread` (not the rights store's: a hash takes scrypt's time).
+  init(thread: any WorkerThread) { self.thread = thread }
 
   /// A fresh salted hash of `passcode`.
   nonisolated(nonsending) func hash(_ passcode: String) async throws -> PasscodeHash {
     try await withCheckedThrowingContinuation { continuation in
-      queue.async { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
+      thread.run { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
     }
   }
 
@@ -166,7 +160,7 @@ final class PasscodeHasher: Sendable {
       return ConstantTime.equal(Array(passcode.utf8), bytes)
     case .hashed(let hash):
       return await withCheckedContinuation { continuation in
-        queue.async { continuation.resume(returning: hash.verify(passcode)) }
+        thread.run { continuation.resume(returning: hash.verify(passcode)) }
       }
     }
   }

@@ -133,7 +133,7 @@ extension Broker {
   {
     let requirement = try params.requirement()
     let right = AuthRight(
-      id: RightsBook.makeRightID(), requirement: requirement,
+      id: makeRightID(), requirement: requirement,
       boundDomainState: currentSet(of: client))
     try register(right, for: client)
     return ["right": .string(right.id)]

@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// Who owns the rows this client reads and writes: its uid from SO_PEERCRED and its app id.
@@ -29,7 +29,7 @@ extension Broker {
     }
     // A right the user has just authorized is saved authorized; any other starts unknown.
     let persisted = AuthRight(
-      id: RightsBook.makeRightID(), requirement: right.requirement, persisted: record,
+      id: makeRightID(), requirement: right.requirement, persisted: record,
       boundDomainState: hash,
       state: authorized ? RightStateName.authorized : RightStateName.unknown)
     try register(persisted, for: client)
@@ -53,7 +53,7 @@ extension Broker {
         RightStoreError.corrupt("unknown requirement \(record.requirement)"))
     }
     let right = AuthRight(
-      id: RightsBook.makeRightID(), requirement: requirement, persisted: record,
+      id: makeRightID(), requirement: requirement, persisted: record,
       boundDomainState: record.domainStateHash)
     try register(right, for: client)
     return [

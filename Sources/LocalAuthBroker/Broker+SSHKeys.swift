@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import SSHAgent
 
 extension Broker {

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import SSHAgent
 
 extension Broker {
@@ -27,7 +27,7 @@ extension Broker {
       entry.requestID = evaluated.requestID
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
-      let now = Date()
+      let now = wallDate()
       let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
       let signature: [UInt8]
       do throws(RPCError) {
@@ -64,7 +64,7 @@ extension Broker {
   /// past their uid's `AtOnceLogBudget`, which are counted and reported together (an
   /// `sshKey.sign` flood by one uid must not spend the journal's rate limit for everyone).
   private func logSignature(_ entry: SSHSignatureRecord, atOnce: Bool) {
-    let now = ContinuousClock.now
+    let now = time.now()
     logSuppressedAtOnce(now: now)
     if !atOnce
       || atOnceLogBudget.admit(
@@ -103,7 +103,7 @@ extension Broker {
       throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
-    let context = sshKeys.context(for: record)
+    let context = sshKeys.context(for: record, random: random)
     let starting = StartingFlag()
     let (outcome, atOnce): (EvaluationOutcome, Bool) = await withCheckedContinuation {
       continuation in
