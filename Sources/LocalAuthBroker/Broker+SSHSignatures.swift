@@ -122,7 +122,7 @@ extension Broker {
 }
 
 /// Whether an evaluation is still being started: its handler, called meanwhile, answered at once.
-/// Set and read on the broker's executor only.
+/// `@unchecked Sendable`: set and read on the broker's executor only.
 private final class StartingFlag: @unchecked Sendable {
   var isStarting = true
 }

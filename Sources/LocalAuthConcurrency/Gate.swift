@@ -2,7 +2,7 @@ import Glibc
 
 /// A one-time signal: threads `wait` until some thread calls `open`, after which every wait
 /// returns at once. A pthread mutex and condition variable (ThreadSanitizer understands them).
-/// Thread-safe: `isOpen` is read and written only under the mutex.
+/// `@unchecked Sendable`: `isOpen` is read and written only under the mutex.
 public final class Gate: @unchecked Sendable {
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
