@@ -35,6 +35,17 @@ extension Broker {
     configuration.ownerMode == .device ? configuration.setupOwner : client.peer.uid
   }
 
+  /// The account a request must wait for before the broker can answer it: one an admin names in
+  /// `user` that the account directory has no fresh answer for (others may name only themselves,
+  /// decided without a lookup). The server looks it up off the loop, then hands the request in.
+  public func accountNeeded(by params: JSONObject, from client: ClientSession) -> AccountReference?
+  {
+    guard client.isAdmin, let account = AccountReference(requestedBy: params),
+      !accounts.holdsFreshly(account)
+    else { return nil }
+    return account
+  }
+
   /// The uid of the owner named by an optional `user` param, or the client's default.
   func requestedOwnerUID(_ params: ParamReader, client: ClientSession) throws(RPCError) -> UInt32 {
     guard let raw = params.object["user"], raw != .null else { return defaultOwnerUID(of: client) }
@@ -62,16 +73,10 @@ extension Broker {
       return defaultOwner(of: client)
     }
     let named: SensorOwner?
-    if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
-      named = accounts.owner(uid: UInt32(number))
-    } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
-      if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
-        named = accounts.owner(uid: uid)
-      } else {
-        named = accounts.owner(name: text)
-      }
-    } else {
-      throw .invalidParams("user", "must be an account name or a uid")
+    switch AccountReference(userParam: raw) {
+    case .uid(let uid): named = accounts.owner(uid: uid)
+    case .name(let name): named = accounts.owner(name: name)
+    case nil: throw .invalidParams("user", "must be an account name or a uid")
     }
     guard let owner = named else {
       throw RPCError(.notFound, "No such user.", data: ["field": "user"])
