@@ -69,4 +69,27 @@ import Testing
       access, operation: .useItem, localizedReason: "Open")
     #expect(ok)
   }
+
+  @Test func anUnreachableDaemonIsNeverAnLAErrorCodeHereEither() async throws {
+    let context = LAContext(
+      connection: LocalAuthConnection(
+        socketPath: "/nonexistent/localauthd.sock", identity: ClientIdentity(name: "test")))
+    let access = try #require(
+      SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .biometryAny, nil))
+    do {
+      _ = try await context.evaluateAccessControl(
+        access, operation: .useItem, localizedReason: "Open")
+      Issue.record("evaluated without a daemon")
+    } catch {
+      let bridged = error as NSError
+      #expect(bridged.domain == "localauthd.ConnectionError" && bridged.code == 1)
+    }
+    let replied = await withCheckedContinuation { continuation in
+      context.evaluateAccessControl(access, operation: .useKeySign, localizedReason: "Sign") {
+        ok, error in
+        continuation.resume(returning: (ok, (error as NSError?)?.code))
+      }
+    }
+    #expect(replied.0 == false && replied.1 == 1)
+  }
 }
