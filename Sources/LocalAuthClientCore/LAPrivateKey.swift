@@ -232,6 +232,7 @@ public struct LASecret: Sendable {
   }
 
   /// The completion-handler form of `rawData`.
+  @preconcurrency
   public func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
     complete(handler) { try await load() }
   }
@@ -254,6 +255,7 @@ extension LARight {
 /// The completion-handler forms of LAPrivateKey, as Apple declares them.
 extension LAPrivateKey {
   /// Signs `data`.
+  @preconcurrency
   public func sign(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -262,6 +264,7 @@ extension LAPrivateKey {
   }
 
   /// Decrypts `data`.
+  @preconcurrency
   public func decrypt(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -270,6 +273,7 @@ extension LAPrivateKey {
   }
 
   /// Key agreement with a peer's public key.
+  @preconcurrency
   public func exchangeKeys(
     publicKey peer: Data, algorithm: LAKeyAlgorithm, parameters: [AnyHashable: Any],
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -296,11 +300,13 @@ extension LAPrivateKey {
 /// The completion-handler forms of LAPublicKey, as Apple declares them.
 extension LAPublicKey {
   /// Exports the key as X9.63 bytes.
+  @preconcurrency
   public func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
     complete(handler) { try await exportBytes() }
   }
 
   /// Encrypts `data` for this key.
+  @preconcurrency
   public func encrypt(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -309,6 +315,7 @@ extension LAPublicKey {
   }
 
   /// Verifies a signature: `handler` gets nil only when it is valid.
+  @preconcurrency
   public func verify(
     _ signedData: Data, signature: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable ((any Error)?) -> Void

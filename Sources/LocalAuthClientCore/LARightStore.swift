@@ -109,6 +109,7 @@ public struct LARightStore: Sendable {
 /// on an arbitrary thread.
 extension LARightStore {
   /// Fetches the right saved under `identifier`.
+  @preconcurrency
   public func right(
     forIdentifier identifier: String,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -117,6 +118,7 @@ extension LARightStore {
   }
 
   /// Saves `right` under `identifier`.
+  @preconcurrency
   public func saveRight(
     _ right: LARight, identifier: String,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -125,6 +127,7 @@ extension LARightStore {
   }
 
   /// Saves `right` under `identifier` with a secret.
+  @preconcurrency
   public func saveRight(
     _ right: LARight, identifier: String, secret: Data,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -133,6 +136,7 @@ extension LARightStore {
   }
 
   /// Removes a persisted right.
+  @preconcurrency
   public func removeRight(
     _ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void
   ) {
@@ -140,6 +144,7 @@ extension LARightStore {
   }
 
   /// Removes the right saved under `identifier`.
+  @preconcurrency
   public func removeRight(
     forIdentifier identifier: String, completion handler: @escaping @Sendable ((any Error)?) -> Void
   ) {
@@ -147,6 +152,7 @@ extension LARightStore {
   }
 
   /// Removes every right of this app.
+  @preconcurrency
   public func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
     complete(handler) { _ = try await removeAllRights() }
   }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import LocalAuthProtocol
 
 /// The daemon-side context behind Apple's `LAContext`, without Foundation: LocalAuthClient's
-/// `LAContext` subclasses it to add the `NSError` forms, and localauthctl uses it directly.
+/// `LAContext` (an `NSObject`) holds one and forwards to it, and localauthctl uses it directly.
 ///
 /// Each context is one daemon-side context (made on first evaluation), so two contexts
 /// evaluate independently (queued one after the other by the broker), while a second evaluation
@@ -164,6 +164,8 @@ open class LocalAuthContext: @unchecked Sendable {
   /// The completion-handler form: `reply` runs once, on an arbitrary thread, with the outcome.
   /// As with Apple's, the evaluation keeps this context alive until `reply` has run, so Apple's
   /// sample (a local `let context = LAContext()`) works; `invalidate()` still ends it with appCancel.
+  /// `@preconcurrency`, as the Objective-C import of Apple's method is.
+  @preconcurrency
   open func evaluatePolicy(
     _ policy: LAPolicy, localizedReason: String,
     reply: @escaping @Sendable (Bool, (any Error)?) -> Void
