@@ -43,7 +43,8 @@ struct SSHKeyCache {
     let options = ContextOptions(reuseDuration: Double(record.reuseSeconds))
     if let context = contexts[key] {
       if context.inFlight == nil { return context }
-      return AuthContext(id: "ctx-" + makeUUID(from: random).lowercased(), options: options, explicit: false)
+      return AuthContext(
+        id: "ctx-" + makeUUID(from: random).lowercased(), options: options, explicit: false)
     }
     let context = AuthContext(
       id: "ctx-" + makeUUID(from: random).lowercased(), options: options, explicit: false)

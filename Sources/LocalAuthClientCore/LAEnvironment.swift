@@ -46,8 +46,8 @@ public final class LAEnvironment: Sendable {
     var watcher: Task<Void, Never>?
   }
 
-  /// A weak reference to an observer. The environment only keeps it and calls it, never shares
-  /// its state, hence `@unchecked Sendable` (Apple's observers need not be `Sendable`).
+  /// A weak reference to an observer. `@unchecked Sendable`: the environment only keeps it, under
+  /// its lock, and calls it, never sharing its state (Apple's observers need not be `Sendable`).
   private struct WeakObserver: @unchecked Sendable {
     weak var observer: (any LAEnvironmentObserver)?
   }

@@ -6,7 +6,7 @@ import Synchronization
 /// Obtained from `LARightStore`: `saveRight` returns it authorized when the saved right was
 /// (else `unknown`), `right(forIdentifier:)` returns it `unknown` until authorized. The public key
 /// needs no authorization and is cached after its first export.
-/// Thread-safe.
+/// Thread-safe. `@unchecked Sendable`: its own state is immutable or behind LARight's Mutex.
 public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// The identifier it is saved under.
   public let identifier: String

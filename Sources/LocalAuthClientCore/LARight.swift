@@ -10,8 +10,8 @@ import Synchronization
 /// `right.stateChanged` notification for this right's handle updates it, so a biometryCurrentSet
 /// right invalidated by an enrollment change reads `notAuthorized` without asking. Deinitialising
 /// the right sends `right.release` (the daemon holds at most 1024 rights per connection).
-/// Thread-safe: all mutable state is behind a Mutex, which is why the open class may be
-/// `@unchecked Sendable`.
+/// Thread-safe. `@unchecked Sendable`: all mutable state is behind a Mutex; an open class cannot
+/// prove that for its subclasses.
 open class LARight: @unchecked Sendable {
   /// The authorization state (LARight.State).
   public enum State: Int, Sendable, CaseIterable {

@@ -8,9 +8,10 @@ import LocalAuthProtocol
 /// evaluate independently (queued one after the other by the broker), while a second evaluation
 /// on a context that is still busy fails at once with `RPCError` alreadyInProgress.
 /// Deinitialising a context invalidates it, ending its evaluation in flight with appCancel.
-/// Thread-safe: properties may be read and set from any thread or task; all state lives in a
-/// `Sendable` core, which is why the open class is `@unchecked Sendable`. Open, with open
-/// properties, so apps can subclass it for test doubles (`override var biometryType`).
+/// Thread-safe: properties may be read and set from any thread or task. `@unchecked Sendable`:
+/// all state lives in a `Sendable` core (`ContextCore`, behind a lock), and an open class cannot
+/// prove that for its subclasses. Open, with open properties, so apps can subclass it for test
+/// doubles (`override var biometryType`).
 ///
 /// ```swift
 /// let context = LocalAuthContext()

@@ -18,7 +18,8 @@ public struct PersistedRightRecord: Sendable, Equatable {
 
   /// A record of these fields (the store makes them; tests and tools may too).
   public init(
-    identifier: String, owner: Owner, requirement: String, domainStateHash: String?, publicKey: P256PublicKey, createdAt: Date
+    identifier: String, owner: Owner, requirement: String, domainStateHash: String?,
+    publicKey: P256PublicKey, createdAt: Date
   ) {
     self.identifier = identifier
     self.owner = owner

@@ -21,7 +21,8 @@ public struct SSHKeyRecord: Sendable, Equatable {
 
   /// A record of these fields (the store makes them; tests and tools may too).
   public init(
-    name: String, uid: UInt32, policy: String, reuseSeconds: Int, publicKey: P256PublicKey, createdAt: Date, lastUsedAt: Date? = nil
+    name: String, uid: UInt32, policy: String, reuseSeconds: Int, publicKey: P256PublicKey,
+    createdAt: Date, lastUsedAt: Date? = nil
   ) {
     self.name = name
     self.uid = uid

@@ -13,7 +13,8 @@ import Testing
 @Suite struct RightsBookStoreTests {
   static func lane(_ directory: TemporaryStateDirectory?, unavailable: String? = nil) -> StoreLane {
     StoreLane(
-      store: directory?.store, unavailable: unavailable, worker: StoreWorker(thread: DispatchWorkerThread(label: "test.store")), log: SilentLog())
+      store: directory?.store, unavailable: unavailable,
+      worker: StoreWorker(thread: DispatchWorkerThread(label: "test.store")), log: SilentLog())
   }
 
   // MARK: Admission
