@@ -243,7 +243,7 @@ extension LARight {
   /// decodes one base64 member of the result.
   func binary<R: RequestType>(
     _ request: R.Type, result key: String, _ params: (JSONValue) -> R.Params
-  ) async throws -> Data {
+  ) async throws -> Data where R.Result == JSONValue {
     let result = try await connection.call(R.self, params(try await handle())).objectValue ?? [:]
     guard let text = result[key]?.stringValue, let data = Data(base64Encoded: text) else {
       throw RPCError(.internalError, "\(R.method) answered without base64 '\(key)'.")

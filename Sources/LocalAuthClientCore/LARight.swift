@@ -137,7 +137,7 @@ open class LARight: @unchecked Sendable {
 
   /// Calls a method that takes only the right (`{right}`).
   func callWithRight<R: RequestType>(_ request: R.Type) async throws -> JSONObject
-  where R.Params == RightHandleParams {
+  where R.Params == RightHandleParams, R.Result == JSONValue {
     let params = RightHandleParams(right: try await handle())
     return try await connection.call(R.self, params).objectValue ?? [:]
   }

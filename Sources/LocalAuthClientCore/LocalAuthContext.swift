@@ -108,17 +108,15 @@ open class LocalAuthContext: @unchecked Sendable {
   open func canEvaluatePolicy(_ policy: LAPolicy) throws {
     if core.state.withLock({ $0.invalidated }) { throw LAError(.invalidContext) }
     let params = CanEvaluatePolicyRequest.Params(policy: policy, context: core.liveHandle)
-    let result =
-      try core.connection.callAndWait(CanEvaluatePolicyRequest.self, params).objectValue ?? [:]
-    if let type = result["biometryType"]?.stringValue.flatMap(LABiometryType.init(name:)) {
+    let result = try core.connection.callAndWait(CanEvaluatePolicyRequest.self, params)
+    if let type = LABiometryType(name: result.biometryType.rawValue) {
       core.state.withLock { $0.biometryType = type }
     }
-    guard result["canEvaluate"]?.boolValue == false else {
+    guard let refusal = result.refusal else {
       if policy.usesBiometry { core.state.withLock { $0.domainStateEvaluated = true } }
       return
     }
-    let error = result["error"].flatMap(RPCError.init(json:)) ?? RPCError(.internalError)
-    throw clientError(error)
+    throw clientError(refusal.error)
   }
 
   /// Evaluates the policy, showing the daemon's prompt with `localizedReason`. Returns true on success.
@@ -197,9 +195,9 @@ open class LocalAuthContext: @unchecked Sendable {
   /// for one round trip. When the daemon cannot be asked, every hash is nil.
   open var domainState: LADomainState {
     let params = DomainStateRequest.Params(context: core.liveHandle)
-    let json = try? core.connection.callAndWait(DomainStateRequest.self, params)
+    let result = try? core.connection.callAndWait(DomainStateRequest.self, params)
     let type = core.connection.serverInfo?.biometryType ?? biometryType
-    return LADomainState(json: json ?? .null, biometryType: type)
+    return LADomainState(result, biometryType: type)
   }
 
   /// The hash of the enrolled biometric set, as Apple's: nil until `canEvaluatePolicy` succeeded
