@@ -75,8 +75,7 @@ public final class LocalAuthConnection: Sendable {
   /// Calls the method of request type `R` with its typed params and returns its typed result
   /// (the spelling of the method and of each field is the type's, shared with the server).
   /// Throws as `call(_:_:)`, and `RPCError` internalError for an answer of the wrong shape.
-  public func call<R: RequestType>(_ request: R.Type, _ params: R.Params) async throws -> R.Result
-  {
+  public func call<R: RequestType>(_ request: R.Type, _ params: R.Params) async throws -> R.Result {
     try Self.typed(R.self, try await call(R.method, params.object))
   }
 
