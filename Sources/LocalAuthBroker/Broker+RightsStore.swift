@@ -8,7 +8,7 @@ extension Broker {
   // MARK: rightStore.*
 
   func saveRight(_ params: SaveRightRequest.Params, client: ClientSession) async throws(RPCError)
-    -> JSONValue
+    -> StoredRightResult
   {
     let right = try right(params, of: client)
     let identifier = try RightsBook.identifier(params)
@@ -33,11 +33,11 @@ extension Broker {
       boundDomainState: hash,
       state: authorized ? RightStateName.authorized : RightStateName.unknown)
     try register(persisted, for: client)
-    return ["right": .string(persisted.id), "identifier": .string(identifier)]
+    return StoredRightResult(right: persisted.id, identifier: identifier)
   }
 
   func loadRight(_ params: LoadRightRequest.Params, client: ClientSession) async throws(RPCError)
-    -> JSONValue
+    -> StoredRightResult
   {
     let identifier = try RightsBook.identifier(params)
     let owner = owner(of: client)
@@ -56,14 +56,12 @@ extension Broker {
       id: makeRightID(), requirement: requirement, persisted: record,
       boundDomainState: record.domainStateHash)
     try register(right, for: client)
-    return [
-      "right": .string(right.id), "identifier": .string(identifier),
-      "requirement": .string(record.requirement),
-    ]
+    return StoredRightResult(
+      right: right.id, identifier: identifier, requirement: record.requirement)
   }
 
   func removeRight(_ params: RemoveRightRequest.Params, client: ClientSession)
-    async throws(RPCError) -> JSONValue
+    async throws(RPCError) -> EmptyResult
   {
     let owner: Owner
     let identifier: String
@@ -84,15 +82,15 @@ extension Broker {
     where right.persisted?.owner == owner && right.persisted?.identifier == identifier {
       deauthorize(right, of: client, reason: "removed")
     }
-    return [:]
+    return EmptyResult()
   }
 
-  func removeAllRights(client: ClientSession) async throws(RPCError) -> JSONValue {
+  func removeAllRights(client: ClientSession) async throws(RPCError) -> RemovedRightsResult {
     let owner = owner(of: client)
     let removed = try await rights.lane.run { store in try store.removeAllRights(owner: owner) }
     for right in rights.rights(of: client.number) where right.persisted?.owner == owner {
       deauthorize(right, of: client, reason: "removed")
     }
-    return ["removed": .int(removed)]
+    return RemovedRightsResult(removed: removed)
   }
 }

@@ -98,8 +98,8 @@ extension Broker {
     return [
       "name": .string(record.name), "publicKey": .string(key.line(comment: record.name)),
       "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
-      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt),
-      "lastUsedAt": record.lastUsedAt.map(timestamp) ?? .null,
+      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt).json,
+      "lastUsedAt": record.lastUsedAt.map { timestamp($0).json } ?? .null,
     ]
   }
 
