@@ -60,9 +60,9 @@ extension Broker {
     ]
   }
 
-  func startMonitoring(_ client: ClientSession) -> JSONValue {
+  func startMonitoring(_ client: ClientSession) -> MonitorResult {
     monitors.subscribe(client, environment: environmentDigest)
-    return ["subscribed": true]
+    return MonitorResult()
   }
 
   func listSensors(_ params: ListSensorsRequest.Params, for client: ClientSession)
@@ -109,7 +109,7 @@ extension Broker {
   }
 
   func scriptSensor(_ params: ScriptSensorRequest.Params, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> ScriptQueuedResult
   {
     try requireAdmin(client)
     let driver = try sensor(named: params)
@@ -132,11 +132,11 @@ extension Broker {
     noteEnrolment(owner: configuration.setupOwner)
     revalidateAllRights()
     announceEnvironmentChange()
-    return ["queued": .int(queued)]
+    return ScriptQueuedResult(queued: queued)
   }
 
   func changeEnrollment(_ params: EnrollmentParams, client: ClientSession, enroll: Bool)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> EnrolledResult
   {
     try requireAdmin(client)
     let driver = try sensor(named: params)
@@ -151,7 +151,7 @@ extension Broker {
     noteEnrolment(owner: owner.uid)
     revalidateAllRights()
     announceEnvironmentChange()
-    return ["enrolled": .array(enrolled.map(JSONValue.string))]
+    return EnrolledResult(enrolled: enrolled)
   }
 
   /// sensors.setPasscode {passcode (4–16 digits, or null to clear), user?, oldPasscode?}: admins set anyone's;
@@ -236,12 +236,12 @@ extension Broker {
   }
 
   func resetLockout(_ params: ResetLockoutRequest.Params, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> EmptyResult
   {
     try requireAdmin(client)
     let owner = try requestedOwner(params.reader, client: client)
     updateOwner(owner.uid) { $0.passcodeSucceeded() }
     announceEnvironmentChange()
-    return [:]
+    return EmptyResult()
   }
 }

@@ -22,6 +22,6 @@ extension LocalAuthDaemon {
     let result =
       try await enroll
       ? connection.call(EnrollRequest.self, params) : connection.call(UnenrollRequest.self, params)
-    return result.objectValue?["enrolled"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    return result.enrolled
   }
 }

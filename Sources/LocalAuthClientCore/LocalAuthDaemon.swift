@@ -27,8 +27,7 @@ public struct LocalAuthDaemon: Sendable {
   public func script(sensor: String, commands: [String], replace: Bool = false) async throws -> Int
   {
     let params = ScriptSensorRequest.Params(sensor: sensor, commands: commands, replace: replace)
-    return try await connection.call(ScriptSensorRequest.self, params).objectValue?["queued"]?
-      .intValue ?? 0
+    return try await connection.call(ScriptSensorRequest.self, params).queued
   }
 
   /// `sensors.enroll`; returns the enrolled identities.
@@ -44,11 +43,11 @@ public struct LocalAuthDaemon: Sendable {
   }
 
   private func enrollment<R: RequestType>(_ method: R.Type, sensor: String, identity: String)
-    async throws -> [String] where R.Params == EnrollmentParams, R.Result == JSONValue
+    async throws -> [String] where R.Params == EnrollmentParams, R.Result == EnrolledResult
   {
     let result = try await connection.call(
       method, EnrollmentParams(sensor: sensor, identity: identity))
-    return result.objectValue?["enrolled"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    return result.enrolled
   }
 
   /// `sensors.setPasscode`: sets the device passcode (4–16 digits), or clears it with nil.

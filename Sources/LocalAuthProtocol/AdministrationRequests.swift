@@ -40,7 +40,7 @@ public enum ScriptSensorRequest: RequestType {
   /// `sensors.script`
   public static let method = "sensors.script"
   /// `{queued}`.
-  public typealias Result = JSONValue
+  public typealias Result = ScriptQueuedResult
 
   /// `{sensor, commands, replace?}`.
   public struct Params: SensorParams {
@@ -83,7 +83,7 @@ public enum EnrollRequest: RequestType {
   /// `sensors.enroll`
   public static let method = "sensors.enroll"
   /// `{enrolled}`.
-  public typealias Result = JSONValue
+  public typealias Result = EnrolledResult
   /// `{sensor, identity, user?}`.
   public typealias Params = EnrollmentParams
 }
@@ -93,7 +93,7 @@ public enum UnenrollRequest: RequestType {
   /// `sensors.unenroll`
   public static let method = "sensors.unenroll"
   /// `{enrolled}`.
-  public typealias Result = JSONValue
+  public typealias Result = EnrolledResult
   /// `{sensor, identity, user?}`.
   public typealias Params = EnrollmentParams
 }
@@ -135,7 +135,7 @@ public enum ResetLockoutRequest: RequestType {
   /// `sensors.resetLockout`
   public static let method = "sensors.resetLockout"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{user?}`.
   public struct Params: OwnerParams {
@@ -163,7 +163,7 @@ public enum MonitorRequest: RequestType {
   /// `broker.monitor`
   public static let method = "broker.monitor"
   /// `{subscribed}`.
-  public typealias Result = JSONValue
+  public typealias Result = MonitorResult
   /// None.
   public typealias Params = NoParams
 }
