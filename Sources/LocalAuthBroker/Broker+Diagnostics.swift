@@ -116,22 +116,22 @@ extension Broker {
   }
 
   private func findings(_ params: FindingsRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> FindingsReport
   {
     let appID = try params.appID()
     let visible = diagnostics.findings.filter {
       maySee($0.clientUID, client) && (appID == nil || $0.appID == appID)
     }
-    return [
-      "counts": findingCounts, "findings": .array(visible.map(\.json)),
-      "kept": .int(configuration.diagnostics.findingsKept),
-      "uptimeMs": .int((time.now() - startedAt).milliseconds),
-      "repeatsNotReported": .int(diagnostics.repeatsNotReported),
-    ]
+    var counts: [String: Int] = [:]
+    for kind in Finding.Kind.allCases { counts[kind.rawValue] = diagnostics.counts[kind] ?? 0 }
+    return FindingsReport(
+      counts: counts, kept: configuration.diagnostics.findingsKept,
+      findings: visible.map(\.wire), uptimeMs: (time.now() - startedAt).milliseconds,
+      repeatsNotReported: diagnostics.repeatsNotReported)
   }
 
   private func trace(_ params: TraceRequest.Params, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> TraceResult
   {
     let appID = try params.appID()
     let pid = try params.pid()
@@ -139,6 +139,6 @@ extension Broker {
       maySee(trace.clientUID, client) && (appID == nil || trace.appID == appID)
         && (pid == nil || Int(trace.clientPID) == pid)
     }
-    return ["evaluations": .array(traces.map { $0.json(since: startedAt) })]
+    return TraceResult(evaluations: traces.map { $0.traced(since: startedAt) })
   }
 }

@@ -58,15 +58,16 @@ public struct Finding: Sendable, Equatable {
   }
 
   /// The wire form (`broker.findings`, `monitor.event`).
-  public var json: JSONValue {
-    [
-      "kind": .string(kind.rawValue), "earlierRequestID": .string(earlierRequestID),
-      "laterRequestID": .string(laterRequestID), "gapMs": .int(gapMilliseconds),
-      "earlierOutcome": .string(earlierOutcome), "clientPID": .int(Int(clientPID)),
-      "clientUID": .int(Int(clientUID)), "clientName": .string(clientName),
-      "appID": .string(appID), "atMs": .int(atMilliseconds),
-    ]
+  public var json: JSONValue { wire.json }
+
+  /// The finding as `broker.findings` lists it.
+  public var wire: BrokerFinding {
+    BrokerFinding(
+      kind: kind.rawValue, earlierRequestID: earlierRequestID, laterRequestID: laterRequestID,
+      gapMs: gapMilliseconds, earlierOutcome: earlierOutcome, clientPID: Int(clientPID),
+      clientUID: Int(clientUID), clientName: clientName, appID: appID, atMs: atMilliseconds)
   }
+
 }
 
 extension EvaluationLog {

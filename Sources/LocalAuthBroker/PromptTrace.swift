@@ -18,26 +18,20 @@ struct TraceEvent {
   let what: What
 
   /// The wire form, with times in milliseconds since `origin` (the daemon's start).
-  func json(since origin: Duration) -> JSONValue {
+  func step(since origin: Duration) -> TraceStep {
     let at = (self.at - origin).milliseconds
     switch what {
     case .capture(let sensor, let event, let askedAt, let correct):
-      var object: JSONObject = [
-        "atMs": .int(at), "kind": "capture", "sensor": .string(sensor),
-        "event": .string(event.wireName), "askedAtMs": .int((askedAt - origin).milliseconds),
-      ]
-      if case .passcode = event, let correct { object["correct"] = .bool(correct) }
-      return .object(object)
+      var correctPasscode: Bool?
+      if case .passcode = event { correctPasscode = correct }
+      return TraceStep(
+        kind: "capture", atMs: at, askedAtMs: (askedAt - origin).milliseconds, sensor: sensor,
+        event: event.wireName, correct: correctPasscode)
     case .feedback(let sensor, let feedback, let attempt):
-      return [
-        "atMs": .int(at), "kind": "feedback", "sensor": .string(sensor),
-        "feedback": .string(feedback), "attempt": .int(attempt),
-      ]
+      return TraceStep(
+        kind: "feedback", atMs: at, sensor: sensor, feedback: feedback, attempt: attempt)
     case .fallback(let sensor, let reason):
-      return [
-        "atMs": .int(at), "kind": "fallback", "sensor": .string(sensor),
-        "reason": .string(reason),
-      ]
+      return TraceStep(kind: "fallback", atMs: at, sensor: sensor, reason: reason)
     }
   }
 }
@@ -125,18 +119,14 @@ final class PromptTrace {
   }
 
   /// The wire form: one line of a trace file, times in milliseconds since `origin`.
-  func json(since origin: Duration) -> JSONValue {
-    func ms(_ time: Duration) -> JSONValue { .int((time - origin).milliseconds) }
-    return [
-      "requestID": .string(requestID), "context": .string(contextID),
-      "clientPID": .int(Int(clientPID)), "clientUID": .int(Int(clientUID)),
-      "clientName": .string(clientName), "appID": .string(appID),
-      "policy": .string(policy.name), "submittedMs": ms(submittedAt),
-      "startedMs": startedAt.map(ms) ?? .null, "endedMs": endedAt.map(ms) ?? .null,
-      "queueWaitMs": startedAt.map { .int(($0 - submittedAt).milliseconds) } ?? .null,
-      "result": result.map(JSONValue.string) ?? .null,
-      "reason": reason.map(JSONValue.string) ?? .null,
-      "events": .array(events.map { $0.json(since: origin) }), "droppedEvents": .int(droppedEvents),
-    ]
+  func traced(since origin: Duration) -> TracedEvaluation {
+    TracedEvaluation(
+      requestID: requestID, context: contextID, clientName: clientName, appID: appID,
+      clientPID: Int(clientPID), clientUID: Int(clientUID), policy: policy.name,
+      submittedMs: (submittedAt - origin).milliseconds,
+      startedMs: startedAt.map { ($0 - origin).milliseconds },
+      endedMs: endedAt.map { ($0 - origin).milliseconds }, result: result, reason: reason,
+      steps: events.map { $0.step(since: origin) }, droppedEvents: droppedEvents)
   }
+
 }

@@ -12,7 +12,7 @@ public enum FindingsRequest: RequestType {
   /// `broker.findings`
   public static let method = "broker.findings"
   /// `{counts, findings}`.
-  public typealias Result = JSONValue
+  public typealias Result = FindingsReport
 
   /// `{appID?}`.
   public struct Params: AppFilterParams {
@@ -31,7 +31,7 @@ public enum TraceRequest: RequestType {
   /// `broker.trace`
   public static let method = "broker.trace"
   /// `{evaluations}`.
-  public typealias Result = JSONValue
+  public typealias Result = TraceResult
 
   /// `{appID?, pid?}`.
   public struct Params: AppFilterParams {

@@ -36,7 +36,7 @@ struct DiagnosticsEndToEndTests {
 
     let json = try runControlTool(
       ["--json", "doctor", "--app", "com.example.shared"], socket: daemon.socketPath)
-    let report = FindingsReport(json: try JSONParser.parse(Array(json.output.utf8)))
+    let report = try #require(FindingsReport(json: try JSONParser.parse(Array(json.output.utf8))))
     let reprompt = try #require(report.findings.first { $0.kind == "repromptAfterCancel" })
     #expect(reprompt.earlierRequestID == first && reprompt.laterRequestID == second)
     #expect(reprompt.earlierOutcome == "userCancel")

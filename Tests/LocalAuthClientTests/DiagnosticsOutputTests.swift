@@ -18,18 +18,19 @@ import Testing
     ])
   }
 
-  @Test func doctorAndTraceEscapeClientChosenText() {
-    let report = FindingsReport(json: [
-      "counts": ["repromptAfterCancel": 1],
-      "findings": [
-        [
-          "kind": "repromptAfterCancel", "earlierRequestID": "R1", "laterRequestID": "R2",
-          "gapMs": 40, "earlierOutcome": "userCancel", "clientPID": 42, "clientUID": 1000,
-          "clientName": .string(hostile), "appID": .string(hostile), "atMs": 1540,
-        ]
-      ],
-      "uptimeMs": 5000,
-    ])
+  @Test func doctorAndTraceEscapeClientChosenText() throws {
+    let report = try #require(
+      FindingsReport(json: [
+        "counts": ["repromptAfterCancel": 1],
+        "findings": [
+          [
+            "kind": "repromptAfterCancel", "earlierRequestID": "R1", "laterRequestID": "R2",
+            "gapMs": 40, "earlierOutcome": "userCancel", "clientPID": 42, "clientUID": 1000,
+            "clientName": .string(hostile), "appID": .string(hostile), "atMs": 1540,
+          ]
+        ],
+        "uptimeMs": 5000,
+      ]))
     // The daemon started 5000 ms before "now"; the finding came 1540 ms after the start.
     let now = 1_800_000_000_000
     let doctor = OutputFormatter(json: false, now: { now }).doctor(report, appID: nil)
@@ -65,8 +66,9 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("+200 ms") && $0.contains("R2  ended: success") })
   }
 
-  @Test func noFindingsIsSaidPlainly() {
-    let report = FindingsReport(json: ["counts": [:], "findings": [], "uptimeMs": 61_000])
+  @Test func noFindingsIsSaidPlainly() throws {
+    let report = try #require(
+      FindingsReport(json: ["counts": [:], "findings": [], "uptimeMs": 61_000]))
     #expect(
       OutputFormatter(json: false).doctor(report, appID: "com.example.app").hasPrefix(
         "No findings for com.example.app: no evaluation started again after a cancel"))
