@@ -28,7 +28,12 @@ struct ServerLauncher {
 
     """
 
-  /// Makes the work directory and writes the configuration.
+  /// The same, with nobody enrolled: every canEvaluatePolicy for biometrics is refused with
+  /// biometryNotEnrolled (the refusal workload of issue 30).
+  static let unenrolledConfiguration = configuration.replacingFirstLine(
+    "Enrolled=alice", with: "# nobody enrolled")
+
+  /// Makes the work directory and writes the configurations.
   init(daemonPath: String, floorPath: String, serverCPU: Int?) throws(BenchError) {
     var template = Array("/tmp/localauthd-bench.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw BenchError("mkdtemp failed") }
@@ -41,20 +46,27 @@ struct ServerLauncher {
     let extra = getenv("LOCALAUTHD_BENCH_BROKER").map { String(cString: $0) + "\n" } ?? ""
     try writeFile(
       configPath, Self.configuration.replacingFirstLine("[Broker]", with: "[Broker]\n" + extra))
+    try writeFile(
+      unenrolledConfigPath,
+      Self.unenrolledConfiguration.replacingFirstLine("[Broker]", with: "[Broker]\n" + extra))
   }
 
   /// The configuration file.
   var configPath: String { workDirectory + "/localauthd.conf" }
+  /// The configuration file with nobody enrolled.
+  var unenrolledConfigPath: String { workDirectory + "/localauthd-unenrolled.conf" }
   /// The daemon's STATE_DIRECTORY.
   var stateDirectory: String { workDirectory + "/state" }
   /// The daemon's log (stderr).
   var logPath: String { workDirectory + "/localauthd.log" }
 
   /// Starts localauthd on a fresh socket and waits until it accepts.
-  func startDaemon(_ name: String) throws(BenchError) -> (ChildProcess, String) {
+  func startDaemon(_ name: String, config: String? = nil) throws(BenchError) -> (
+    ChildProcess, String
+  ) {
     let socket = workDirectory + "/\(name).sock"
     let process = try ChildProcess(
-      pinned([daemonPath, "--socket", socket, "--stderr", "--config", configPath]),
+      pinned([daemonPath, "--socket", socket, "--stderr", "--config", config ?? configPath]),
       environment: ["STATE_DIRECTORY=\(stateDirectory)"], logPath: logPath)
     try waitUntilAccepting(socket, process)
     return (process, socket)
