@@ -165,7 +165,16 @@ def main():
                "-ex", f"gcore {core}", "-ex", "kill", "--args"]
         helper = Helper(work, tally, under_gdb=gdb)
         secret = "unguessable-Marker-4242-" + str(os.getpid())
-        helper.ask(check_request(uid, secret))
+        under_gdb_answer = helper.ask(check_request(uid, secret))
+        check("the helper answered under gdb", under_gdb_answer == b"N", repr(under_gdb_answer))
+        # The answer comes before closelog: wait for gdb to finish the core (its size settles).
+        size, deadline = -1, time.monotonic() + 30
+        while time.monotonic() < deadline:
+            time.sleep(1)
+            now = os.path.getsize(core) if os.path.exists(core) else -1
+            if now > 0 and now == size:
+                break
+            size = now
         helper.stop()
         if os.path.exists(core):
             with open(core, "rb") as dump:
