@@ -37,3 +37,27 @@ public enum SecretWipe {
     }
   }
 }
+
+/// Bytes of a secret in one allocation of their own, zeroed when wiped and when released: shared by
+/// reference, so no copy-on-write ever leaves an unwiped copy behind. Not thread-safe: one owner
+/// at a time (it may be handed to another thread, never shared between two at once).
+public final class SecretBuffer: @unchecked Sendable {
+  // Touched by one thread at a time: the one its owner hands it to (see the type's comment).
+  /// The bytes.
+  public let bytes: UnsafeMutableBufferPointer<UInt8>
+
+  /// `count` zero bytes.
+  public init(count: Int) {
+    bytes = .allocate(capacity: max(1, count))
+    bytes.initialize(repeating: 0)
+    if count == 0 { explicit_bzero(bytes.baseAddress!, 1) }
+  }
+
+  /// Zeroes the bytes (explicit_bzero(3)).
+  public func wipe() { explicit_bzero(bytes.baseAddress!, bytes.count) }
+
+  deinit {
+    wipe()
+    bytes.deallocate()
+  }
+}

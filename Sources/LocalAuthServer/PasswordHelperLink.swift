@@ -25,51 +25,53 @@ public final class HelperPasswordChecker: PasswordChecker {
 
   /// Asks 'U' (a usable password?): nil when the helper cannot be reached or answers otherwise.
   public nonisolated(nonsending) func hasUsablePassword(uid: UInt32) async -> Bool? {
-    var request: [UInt8] = [UInt8(ascii: "U")] + Self.bigEndian(uid)
-    switch await ask(&request) {
+    let request = SecretBuffer(count: 5)
+    request.bytes[0] = UInt8(ascii: "U")
+    Self.putBigEndian(uid, into: request, at: 1)
+    switch await ask(request) {
     case UInt8(ascii: "Y"): return true
     case UInt8(ascii: "N"): return false
     default: return nil
     }
   }
 
-  /// Asks 'C' (this password?). The request buffer, the one copy made here, is wiped once sent.
+  /// Asks 'C' (this password?). The request, the one copy made here, lives in a `SecretBuffer`
+  /// (never a Swift array, whose copy-on-write could leave a copy nobody wipes), zeroed once sent.
   public nonisolated(nonsending) func check(_ password: [UInt8], uid: UInt32) async
     -> PasswordCheck
   {
     guard (1...512).contains(password.count), !password.contains(0) else { return .wrong }
-    var request = [UInt8](repeating: 0, count: 7 + password.count)
-    request[0] = UInt8(ascii: "C")
-    request.replaceSubrange(1..<5, with: Self.bigEndian(uid))
-    request[5] = UInt8(password.count >> 8)
-    request[6] = UInt8(password.count & 0xFF)
-    request.replaceSubrange(7..., with: password)
-    switch await ask(&request) {
+    let request = SecretBuffer(count: 7 + password.count)
+    request.bytes[0] = UInt8(ascii: "C")
+    Self.putBigEndian(uid, into: request, at: 1)
+    request.bytes[5] = UInt8(password.count >> 8)
+    request.bytes[6] = UInt8(password.count & 0xFF)
+    password.withUnsafeBufferPointer { source in
+      _ = UnsafeMutableBufferPointer(rebasing: request.bytes[7...]).initialize(from: source)
+    }
+    switch await ask(request) {
     case UInt8(ascii: "Y"): return .right
     case UInt8(ascii: "N"): return .wrong
     default: return .unavailable
     }
   }
 
-  /// Sends `request` (wiped afterwards, whatever happens) and returns the answer byte, nil on failure.
-  private nonisolated(nonsending) func ask(_ request: inout [UInt8]) async -> UInt8? {
-    let sending = request
-    SecretWipe.wipe(&request)
+  /// Sends `request` on the queue and returns the answer byte (nil on failure); the request is
+  /// zeroed once sent, whatever happens.
+  private nonisolated(nonsending) func ask(_ request: SecretBuffer) async -> UInt8? {
     let path = socketPath
     let timeout = timeout
     return await withCheckedContinuation { continuation in
       queue.async {
-        var bytes = sending
-        let answer = Self.exchange(&bytes, path: path, timeout: timeout)
-        SecretWipe.wipe(&bytes)
+        let answer = Self.exchange(request, path: path, timeout: timeout)
+        request.wipe()
         continuation.resume(returning: answer)
       }
     }
   }
 
   /// connect(2), the peer check (root only), send(2) and one recv(2), each bounded by `timeout`.
-  private static func exchange(_ request: inout [UInt8], path: String, timeout: Duration) -> UInt8?
-  {
+  private static func exchange(_ request: SecretBuffer, path: String, timeout: Duration) -> UInt8? {
     let fd = las_connect_unix(path)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -79,10 +81,9 @@ public final class HelperPasswordChecker: PasswordChecker {
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     var sent = 0
-    while sent < request.count {
-      let n = request.withUnsafeBytes { raw in
-        send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-      }
+    while sent < request.bytes.count {
+      let n = send(
+        fd, request.bytes.baseAddress! + sent, request.bytes.count - sent, Int32(MSG_NOSIGNAL))
       if n < 0 && errno == EINTR { continue }
       guard n > 0 else { return nil }
       sent += n
@@ -95,10 +96,7 @@ public final class HelperPasswordChecker: PasswordChecker {
     }
   }
 
-  private static func bigEndian(_ value: UInt32) -> [UInt8] {
-    [
-      UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF),
-      UInt8(value & 0xFF),
-    ]
+  private static func putBigEndian(_ value: UInt32, into buffer: SecretBuffer, at offset: Int) {
+    for index in 0..<4 { buffer.bytes[offset + index] = UInt8((value >> (24 - 8 * index)) & 0xFF) }
   }
 }

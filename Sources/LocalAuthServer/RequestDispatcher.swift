@@ -31,7 +31,7 @@ struct RequestDispatcher {
         buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
-        if request.method == AgentRespondRequest.method { wipeSecret(of: request, frame: bytes) }
+        if request.method == AgentRespondRequest.method { wipeSecret(of: &request, frame: bytes) }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.
@@ -59,9 +59,13 @@ struct RequestDispatcher {
   /// the parsed string and the line's bytes in the read buffer are zeroed (docs/limits-and-threat-model.md,
   /// "The login password"). The parser's strings are its own (never literals), so they may be wiped.
   /// Not when the request names a `user`: an admin's request may wait for the account's lookup.
-  private func wipeSecret(of request: RPCRequest, frame: UnsafeBufferPointer<UInt8>) {
+  /// A short string lives inside its member: the member is overwritten in place as well.
+  private func wipeSecret(of request: inout RPCRequest, frame: UnsafeBufferPointer<UInt8>) {
     guard request.params["user"] == nil else { return }
-    if case .string(let secret)? = request.params["passcode"] { SecretWipe.wipe(secret) }
+    if case .string(let secret)? = request.params["passcode"] {
+      SecretWipe.wipe(secret)
+      request.params["passcode"] = .string("")
+    }
     if let base = frame.baseAddress {
       explicit_bzero(UnsafeMutableRawPointer(mutating: base), frame.count)
     }
