@@ -192,5 +192,36 @@ echo "     rate: through the daemon, 6 wrong passwords took ${six_ms} ms (pam_un
 echo "           back-off (1, 5, 15 min, hourly): at most 7 guesses in the first minute, 9 in 21 minutes;"
 echo "           su: 5 wrong passwords took ${su_ms} ms: $((5 * 60000 / (su_ms > 0 ? su_ms : 1))) a minute per terminal, no back-off"
 
+# --- the README's SSH steps, as written, by alice in her login session: ssh by finger, no passcode ---
+SSH_PORT=$((20000 + $$ % 20000))
+cx sh -c "mkdir -p /run/sshd /etc/ssh/test && ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/test/host_key &&
+    printf 'Port $SSH_PORT\nListenAddress 127.0.0.1\nHostKey /etc/ssh/test/host_key\nUsePAM yes\nKbdInteractiveAuthentication no\nPasswordAuthentication no\nPidFile /run/sshd-test.pid\n' >/etc/ssh/test/sshd_config"
+cx systemd-run --unit=localauthd-test-sshd /usr/sbin/sshd -D -f /etc/ssh/test/sshd_config >/dev/null 2>&1
+wait_for 10 cx test -s /run/sshd-test.pid || fail "the private sshd did not listen on 127.0.0.1:$SSH_PORT"
+readme=$(sed -n '/^SSH and git keys that need your finger/,/^```$/p' "$REPO/README.md" | sed -n '/^\$ /s/^\$ //p' |
+    sed 's/[[:space:]]*#.*$//')
+check "the README's SSH steps found (three lines)" test "$(wc -l <<<"$readme")" -eq 3
+ssh_to="ssh -p $SSH_PORT -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes 127.0.0.1"
+cx sh -c 'vfinger --timeout 30 alice-print >/dev/null 2>&1 &'
+out=$(cx su -l alice -c "set -e
+$(sed 's/^localauthctl ssh-key create work --reuse 60$/localauthctl ssh-key create work --reuse 60 >~\/work.pub/' <<<"$readme")
+mkdir -p -m 700 ~/.ssh && cp ~/work.pub ~/.ssh/authorized_keys
+$ssh_to echo logged-in-by-finger" 2>&1)
+check "alice runs the README's SSH steps and logs in by finger, with no passcode set" grep -q logged-in-by-finger <<<"$out"
+[ "$FAILED" -gt 0 ] && printf '     %s\n' "$out" | tail -n 8
+list=$(cx su -l alice -c 'localauthctl ssh-key list' 2>&1)
+check "ssh-key list: the last outcome is signed" bash -c 'grep -E "^work .* signed *$" <<<"$1"' - "$list"
+# A refused signature (a key without a reuse window; three fingers that are not hers, Touch ID's
+# attempts): ssh is refused, and why is in ssh-key list and in the journal.
+cx su -l alice -c 'localauthctl ssh-key create strict >~/strict.pub && cat ~/strict.pub >>~/.ssh/authorized_keys'
+cx sh -c 'for i in 1 2 3; do vfinger --timeout 15 stranger-print >/dev/null 2>&1; done &'
+out=$(cx su -l alice -c "export SSH_AUTH_SOCK=\$XDG_RUNTIME_DIR/localauthd/ssh-agent.sock
+$ssh_to -i ~/strict.pub -o IdentitiesOnly=yes echo logged-in" 2>&1)
+check "a refused signature refuses the login" bash -c '! grep -q logged-in <<<"$1"' - "$out"
+list=$(cx su -l alice -c 'localauthctl ssh-key list' 2>&1)
+check "ssh-key list says why: $(grep '^strict' <<<"$list" | awk '{print $NF}')" \
+    bash -c 'grep -E "^strict .*authenticationFailed" <<<"$1"' - "$list"
+check "the journal says why" bash -c 'cx journalctl -b --no-pager -o verbose MESSAGE_ID=0c7d4e7e45ac4bdca8cc25d31b4f92e6 | grep -q OUTCOME=authenticationFailed'
+
 container_stop
 finish
