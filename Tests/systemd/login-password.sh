@@ -147,6 +147,7 @@ guesses=()
 for i in 1 2 3 4 5 6; do guesses+=(--step 'Password: ' "wrong-guess-number-$i-of-six\\r"); done
 # The 7th, the right password, is typed during the wait: refused unchecked; then the prompt is cancelled.
 agent_session "${guesses[@]}" --step 'the next try waits' "$PASSWORD\\r" --step 'the next try waits' '\x03'
+backoff_from=$(date +%s)  # the back-off's first wait (60 s) runs from about here
 wrongs=$(grep -c 'Wrong password' <<<"$AGENT")
 check "six wrong passwords are judged ($wrongs), then the back-off's wait: $(grep -m1 'next try waits' <<<"$AGENT")" \
     bash -c '[ "$1" -eq 6 ] && grep -q "Too many wrong passwords: the next try waits [0-9]* s" <<<"$2"' - "$wrongs" "$AGENT"
@@ -222,6 +223,23 @@ list=$(cx su -l alice -c 'localauthctl ssh-key list' 2>&1)
 check "ssh-key list says why: $(grep '^strict' <<<"$list" | awk '{print $NF}')" \
     bash -c 'grep -E "^strict .*authenticationFailed" <<<"$1"' - "$list"
 check "the journal says why" bash -c 'cx journalctl -b --no-pager -o verbose MESSAGE_ID=0c7d4e7e45ac4bdca8cc25d31b4f92e6 | grep -q OUTCOME=authenticationFailed'
+# A key with --policy any falls back to the login password: a finger that is not hers, the fallback
+# taken at her agent ("f: Enter Password"), her password typed there; ssh logs in. First the wait
+# the six wrong passwords above started is waited out (a password typed during it is not checked).
+left=$((backoff_from + 65 - $(date +%s)))
+[ "$left" -gt 0 ] && sleep "$left"
+cx su -l alice -c 'localauthctl ssh-key create anykey --policy any >~/anykey.pub && cat ~/anykey.pub >>~/.ssh/authorized_keys'
+cx sh -c 'vfinger --timeout 20 stranger-print >/dev/null 2>&1 &'
+as alice pty-run --timeout 90 --settle-ms 100 --step 'f: Enter Password' 'f' --step 'Password: ' "$PASSWORD\\r" \
+    --step 'Result: ' '\x03' -- localauthctl agent >"$RUN/agent.out" 2>&1 &
+agent_pid=$!
+wait_for 10 bash -c "cx runuser -u alice -- localauthctl agent --list 2>/dev/null | grep -q user" \
+    || fail "alice's agent did not register"
+out=$(cx su -l alice -c "export SSH_AUTH_SOCK=\$XDG_RUNTIME_DIR/localauthd/ssh-agent.sock
+$ssh_to -i ~/anykey.pub -o IdentitiesOnly=yes echo logged-in-by-password" 2>&1)
+wait "$agent_pid"
+check "a --policy any key falls back to the login password: ssh logs in" grep -q logged-in-by-password <<<"$out"
+[ "$FAILED" -gt 0 ] && tr -d '\r' <"$RUN/agent.out" | tail -n 12 | sed 's/^/     /'
 
 container_stop
 finish
