@@ -24,7 +24,9 @@ let package = Package(
     .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
-    .target(name: "Sensors"),
+    // The loop and lock primitives every threaded part shares: LoopBound, StateLock, TimeSource.
+    .target(name: "LocalAuthConcurrency"),
+    .target(name: "Sensors", dependencies: ["LocalAuthConcurrency"]),
     // What the host says: small files, /proc facts about processes, the account database (NSS).
     .target(name: "SystemFacts"),
     // posix_spawn, poll and waitpid for out-of-process drivers.
@@ -35,21 +37,27 @@ let package = Package(
       name: "ExternalDrivers",
       dependencies: [
         "Sensors", "LocalAuthProtocol", "CDriverProcess", "CFprintdBus", "SystemFacts",
+        "LocalAuthConcurrency",
       ]),
     .target(
       name: "LocalAuthBroker",
-      dependencies: ["LocalAuthProtocol", "Sensors", "RightStore", "LocalAuthCrypto", "SSHAgent"]),
+      dependencies: [
+        "LocalAuthProtocol", "Sensors", "RightsStorage", "LocalAuthCrypto", "SSHAgent",
+        "LocalAuthConcurrency",
+      ]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
-    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto"]),
+    // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
+    .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
+    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto", "RightsStorage"]),
     // The SSH agent protocol (draft-miller-ssh-agent) as OpenSSH speaks it: messages, keys, bindings.
     .target(name: "SSHAgent", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto"]),
-    .executableTarget(name: "rightstore-stress", dependencies: ["RightStore"]),
+    .executableTarget(name: "rightstore-stress", dependencies: ["RightStore", "RightsStorage"]),
     .target(
       name: "LocalAuthServer",
       dependencies: [
-        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore",
-        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent",
+        "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
+        "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -67,6 +75,7 @@ let package = Package(
       name: "LocalAuthTestSupport",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem", "SystemFacts",
+        "LocalAuthConcurrency",
       ]),
 
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
@@ -79,21 +88,27 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
-    .testTarget(name: "SensorsTests", dependencies: ["Sensors", "LocalAuthTestSupport"]),
+    .testTarget(
+      name: "SensorsTests",
+      dependencies: ["Sensors", "LocalAuthTestSupport", "LocalAuthConcurrency"]),
     .testTarget(
       name: "ExternalDriversTests",
-      dependencies: ["ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport"]),
+      dependencies: [
+        "ExternalDrivers", "Sensors", "LocalAuthProtocol", "LocalAuthTestSupport",
+        "LocalAuthConcurrency",
+      ]),
     .testTarget(
       name: "LocalAuthBrokerTests",
       dependencies: [
         "LocalAuthBroker", "LocalAuthProtocol", "Sensors", "LocalAuthTestSupport", "RightStore",
-        "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts",
+        "RightsStorage",
+        "LocalAuthCrypto", "SSHAgent", "LocalAuthServer", "SystemFacts", "LocalAuthConcurrency",
       ]),
     .testTarget(
       name: "LocalAuthServerTests",
       dependencies: [
         "LocalAuthServer", "LocalAuthProtocol", "LocalAuthTestSupport", "CLocalAuthSystem",
-        "localauthd", "SSHAgent", "LocalAuthCrypto",
+        "localauthd", "SSHAgent", "LocalAuthCrypto", "LocalAuthConcurrency",
       ]),
     .executableTarget(
       name: "SystemdListenProbe", dependencies: ["Systemd"], path: "Tests/SystemdTests/ListenProbe"),
@@ -104,7 +119,8 @@ let package = Package(
     .testTarget(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
-      name: "RightStoreTests", dependencies: ["RightStore", "LocalAuthCrypto", "rightstore-stress"]),
+      name: "RightStoreTests",
+      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress"]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [
@@ -117,7 +133,7 @@ let package = Package(
       dependencies: [
         "LocalAuthServer", "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine",
         "LocalAuthProtocol", "LocalAuthTestSupport", "LocalAuthCrypto", "ExternalDrivers",
-        "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd",
+        "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd", "LocalAuthConcurrency",
       ]),
     .testTarget(
       name: "DocumentationTests",

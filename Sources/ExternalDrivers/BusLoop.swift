@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// The daemon's event loop as a bus client needs it: a descriptor watched for readiness, and work run

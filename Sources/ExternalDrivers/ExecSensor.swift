@@ -1,11 +1,14 @@
 import CDriverProcess
 import Dispatch
 import Glibc
+import LocalAuthConcurrency
 import Sensors
 
 /// A sensor whose driver is another program, started and supervised by the daemon, speaking the line
 /// protocol of docs/driver-protocol.md on its stdin and stdout. Thread-safe: all state sits behind one
 /// lock; one supervisor thread per driver reads its output, pings it, and restarts it with back-off.
+/// `@unchecked Sendable`: the lock guards all mutable state; the wake pipe's descriptors never
+/// change after init.
 public final class ExecSensor: SensorDriver, @unchecked Sendable {
   // The lock guards all mutable state; the wake pipe's descriptors never change after init.
   /// The sensor's name.

@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// What a `FprintdSensor` touches on its loop only: the bus connection, the calls waiting for

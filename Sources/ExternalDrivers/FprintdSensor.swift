@@ -1,6 +1,7 @@
 import CFprintdBus
 import Dispatch
 import Glibc
+import LocalAuthConcurrency
 import Sensors
 import SystemFacts
 

@@ -1,3 +1,4 @@
+import LocalAuthProtocol
 import Sensors
 
 /// The account database as the broker sees it: names for uids and uids for names. Injected, so the
@@ -9,6 +10,9 @@ public protocol AccountDirectory: Sendable {
   func account(uid: UInt32) -> SensorOwner?
   /// The account with this name, if the database has one.
   func account(named name: String) -> SensorOwner?
+  /// Whether an answer for `account` is at hand now; when not, a request naming it waits for the
+  /// server to look it up (`Broker.accountNeeded(by:from:)`).
+  func holdsFreshly(_ account: AccountReference) -> Bool
 }
 
 /// The running processes as the broker sees them: who owns one (agent.register with scope

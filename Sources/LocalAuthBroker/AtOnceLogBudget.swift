@@ -16,7 +16,7 @@ struct AtOnceLogBudget {
 
   /// One uid's current second.
   private struct Window {
-    var start: ContinuousClock.Instant
+    var start: Duration
     var logged = 0
     /// The outcomes held back in this second, by name, in the order first seen.
     var suppressed: [(outcome: String, count: Int)] = []
@@ -24,7 +24,7 @@ struct AtOnceLogBudget {
 
   private var windows: [UInt32: Window] = [:]
   /// When the earliest window holding suppressed lines ends (nil: none holds any).
-  private var earliestDue: ContinuousClock.Instant?
+  private var earliestDue: Duration?
 
   /// What the log owes for the second of `uid` that ended: how many of its evaluations that ended
   /// at once were not logged one by one, per outcome.
@@ -39,7 +39,7 @@ struct AtOnceLogBudget {
 
   /// Whether an evaluation of `uid` that ended at once with `outcome` at `now` gets its own line;
   /// when not, it is counted for the uid's report.
-  mutating func admit(uid: UInt32, outcome: String, now: ContinuousClock.Instant) -> Bool {
+  mutating func admit(uid: UInt32, outcome: String, now: Duration) -> Bool {
     if uid == 0 { return true }
     if windows.count >= Self.windowsKept { dropEnded(now: now) }
     var window = windows[uid] ?? Window(start: now)
@@ -65,16 +65,16 @@ struct AtOnceLogBudget {
   /// (a window is kept only while it can still decide something).
   private static let windowsKept = 64
 
-  private mutating func dropEnded(now: ContinuousClock.Instant) {
+  private mutating func dropEnded(now: Duration) {
     windows = windows.filter { now - $0.value.start < .seconds(1) || !$0.value.suppressed.isEmpty }
   }
 
   /// The reports of every uid whose second with suppressed lines is over at `now`; those uids
   /// start afresh. Cheap when none is due (one comparison).
-  mutating func dueReports(now: ContinuousClock.Instant) -> [Report] {
+  mutating func dueReports(now: Duration) -> [Report] {
     guard let earliestDue, now >= earliestDue else { return [] }
     var reports: [Report] = []
-    var nextDue: ContinuousClock.Instant?
+    var nextDue: Duration?
     for (uid, window) in windows {
       let due = window.start + .seconds(1)
       if now >= due {

@@ -53,7 +53,7 @@ extension Broker {
     }
     let agent = try agents.register(
       client, scope: scope, limit: configuration.maxAgentsPerUser,
-      since: Int64(WallClock.nowMilliseconds() / 1000))
+      since: Int64(time.sinceEpoch().milliseconds / 1000))
     client.agent = agent
     return [
       "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),

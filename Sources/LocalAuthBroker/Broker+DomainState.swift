@@ -1,6 +1,6 @@
 import LocalAuthCrypto
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// The domain state an app sees (`context.domainState`, Apple's evaluatedPolicyDomainState):
@@ -44,22 +44,16 @@ extension Broker {
     }
   }
 
-  /// Every owner's enrolment generation and the set it last saw, read once at start.
-  static func loadEnrolmentGenerations(from store: RightStore?, log: any EvaluationLog) -> (
+  /// Every owner's enrolment generation and the set it last saw, from the records read at start.
+  static func enrolments(from records: [EnrolmentGenerationRecord]) -> (
     generations: [UInt32: Int], observed: [UInt32: String]
   ) {
-    guard let store else { return ([:], [:]) }
-    do {
-      var generations: [UInt32: Int] = [:]
-      var observed: [UInt32: String] = [:]
-      for record in try store.enrolmentGenerations() {
-        generations[record.uid] = record.generation
-        observed[record.uid] = record.observed
-      }
-      return (generations, observed)
-    } catch {
-      log.notice("cannot read the enrolment generations: \(error)")
-      return ([:], [:])
+    var generations: [UInt32: Int] = [:]
+    var observed: [UInt32: String] = [:]
+    for record in records {
+      generations[record.uid] = record.generation
+      observed[record.uid] = record.observed
     }
+    return (generations, observed)
   }
 }

@@ -1,39 +1,41 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// An instant on the wire: seconds since 1970 with millisecond precision.
-  nonisolated func timestamp(_ date: Date) -> JSONValue {
-    .number(JSONNumber((date.timeIntervalSince1970 * 1000).rounded() / 1000))
+  nonisolated func timestamp(_ date: Date) -> WireTimestamp {
+    WireTimestamp(milliseconds: Int64((date.timeIntervalSince1970 * 1000).rounded()))
+  }
+
+  /// The wall clock as a date, from the injected clock (the core reads no clock of its own).
+  nonisolated func wallDate() -> Date {
+    Date(timeIntervalSince1970: Double(time.sinceEpoch().milliseconds) / 1000)
   }
 
   // MARK: handoff.*
 
   func createHandoff(_ params: HandoffCreateRequest.Params, client: ClientSession)
     async throws(RPCError)
-    -> JSONValue
+    -> HandoffCreateResult
   {
     let limits = configuration.store
     let (payload, ttl) = try RightsBook.handoffTerms(params, limits: limits)
     let (id, expiresAt) = try await rights.lane.createHandoff(
-      uid: client.peer.uid, appID: client.appID, payload: payload, ttl: ttl, now: Date(),
+      uid: client.peer.uid, appID: client.appID, payload: payload, ttl: ttl, now: wallDate(),
       maxPerUID: limits.maxHandoffsPerUID)
-    return ["handoff": .string(id), "expiresAt": timestamp(expiresAt)]
+    return HandoffCreateResult(handoff: id, expiresAt: timestamp(expiresAt))
   }
 
-  func listHandoffs(client: ClientSession) async throws(RPCError) -> JSONValue {
-    let handoffs = try await rights.lane.pendingHandoffs(uid: client.peer.uid, now: Date())
-    return [
-      "handoffs": .array(
-        handoffs.map { handoff in
-          [
-            "handoff": .string(handoff.id), "payload": .string(Base64.encode(handoff.payload)),
-            "appID": .string(handoff.owner.appID), "createdAt": timestamp(handoff.createdAt),
-            "expiresAt": timestamp(handoff.expiresAt), "authorized": .bool(handoff.isAuthorized),
-          ]
-        })
-    ]
+  func listHandoffs(client: ClientSession) async throws(RPCError) -> HandoffListResult {
+    let handoffs = try await rights.lane.pendingHandoffs(uid: client.peer.uid, now: wallDate())
+    return HandoffListResult(
+      handoffs: handoffs.map { handoff in
+        PendingHandoff(
+          handoff: handoff.id, payload: handoff.payload, appID: handoff.owner.appID,
+          createdAt: timestamp(handoff.createdAt), expiresAt: timestamp(handoff.expiresAt),
+          authorized: handoff.isAuthorized)
+      })
   }
 
   /// handoff.authorize: looks the handoff up on the store's thread, then runs the evaluation; once the user
@@ -61,7 +63,7 @@ extension Broker {
     Task {
       let lookup: Result<HandoffRecord, RPCError>
       do throws(RPCError) {
-        lookup = .success(try await lane.liveHandoff(id: id, uid: uid, now: Date()))
+        lookup = .success(try await lane.liveHandoff(id: id, uid: uid, now: wallDate()))
       } catch {
         lookup = .failure(error)
       }
@@ -106,7 +108,7 @@ extension Broker {
     let marked: Result<Void, RPCError>
     do throws(RPCError) {
       marked = .success(
-        try await rights.lane.authorizeHandoff(id: handoff.id, uid: uid, now: Date()))
+        try await rights.lane.authorizeHandoff(id: handoff.id, uid: uid, now: wallDate()))
     } catch {
       marked = .failure(error)
     }
@@ -121,20 +123,20 @@ extension Broker {
         ["handoff": .string(handoff.id), "state": .string(RightStateName.authorized)])
     }
     responder.respond(
-      .success([
-        "handoff": .string(handoff.id), "state": .string(RightStateName.authorized),
-        "requestID": .string(success.requestID),
-      ]))
+      .success(
+        HandoffAuthorizeResult(
+          handoff: handoff.id, state: RightStateName.authorized, requestID: success.requestID
+        ).json))
   }
 
   func redeemHandoff(_ params: HandoffRedeemRequest.Params, client: ClientSession)
     async throws(RPCError)
-    -> JSONValue
+    -> HandoffRedeemResult
   {
     let id = try RightsBook.handoffID(params)
     // Only the creating app redeems; to any other app of the uid the handoff does not exist.
     let payload = try await rights.lane.redeemHandoff(
-      id: id, uid: client.peer.uid, appID: client.appID, now: Date())
-    return ["payload": .string(Base64.encode(payload))]
+      id: id, uid: client.peer.uid, appID: client.appID, now: wallDate())
+    return HandoffRedeemResult(payload: payload)
   }
 }

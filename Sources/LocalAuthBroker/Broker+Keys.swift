@@ -1,6 +1,6 @@
 import LocalAuthCrypto
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// The store row of the client's persisted right named by `right`, authorized now; never
@@ -26,42 +26,46 @@ extension Broker {
   // MARK: key.* and secret.*
 
   /// The public key needs no authorization (as Apple's LAPublicKey): only this client's handle.
-  func publicKey(_ params: RightHandleParams, client: ClientSession) throws(RPCError) -> JSONValue {
+  func publicKey(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
+    -> PublicKeyResult
+  {
     let record = try rights.persisted(right(params, of: client))
-    return [
-      "x963": .string(Base64.encode(record.publicKey.x963)),
-      "der": .string(Base64.encode(record.publicKey.der)),
-    ]
+    return PublicKeyResult(x963: record.publicKey.x963, der: record.publicKey.der)
   }
 
-  func sign(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func sign(_ params: KeyDataParams, client: ClientSession) async throws(RPCError)
+    -> SignatureResult
+  {
     let record = try authorizedPersistedRight(params, client: client)
-    return try await use(RightsBook.KeyUse(signing: params), of: record)
+    return SignatureResult(bytes: try await use(RightsBook.KeyUse(signing: params), of: record))
   }
 
-  func decrypt(_ params: KeyDataParams, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func decrypt(_ params: KeyDataParams, client: ClientSession) async throws(RPCError)
+    -> PlaintextResult
+  {
     let record = try authorizedPersistedRight(params, client: client)
-    return try await use(RightsBook.KeyUse(decrypting: params), of: record)
+    return PlaintextResult(bytes: try await use(RightsBook.KeyUse(decrypting: params), of: record))
   }
 
   func exchangeKeys(_ params: KeyExchangeRequest.Params, client: ClientSession)
     async throws(RPCError)
-    -> JSONValue
+    -> SharedSecretResult
   {
     let record = try authorizedPersistedRight(params, client: client)
-    return try await use(RightsBook.KeyUse(exchanging: params), of: record)
+    return SharedSecretResult(
+      bytes: try await use(RightsBook.KeyUse(exchanging: params), of: record))
   }
 
   /// Unseals the right's key (on the store's thread) and answers the use's bytes.
   private func use(_ use: RightsBook.KeyUse, of record: PersistedRightRecord)
-    async throws(RPCError) -> JSONValue
+    async throws(RPCError) -> [UInt8]
   {
     let key = try await privateKey(of: record)
-    return [use.resultName: .string(Base64.encode(try use.perform(with: key)))]
+    return try use.perform(with: key)
   }
 
   func loadSecret(_ params: RightHandleParams, client: ClientSession) async throws(RPCError)
-    -> JSONValue
+    -> SecretResult
   {
     let record = try authorizedPersistedRight(params, client: client)
     let secret = try await rights.lane.run(notFound: StoreFailure.removedRight) { store in
@@ -71,6 +75,6 @@ extension Broker {
       throw RPCError(
         .notFound, "This right was saved without a secret.", data: ["reason": "noSecret"])
     }
-    return ["secret": .string(Base64.encode(secret))]
+    return SecretResult(bytes: secret)
   }
 }

@@ -40,7 +40,7 @@ extension Broker {
   // MARK: Session
 
   private func hello(_ params: HelloRequest.Params, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> HelloResult
   {
     let info = try params.client()
     let name = try info.nonEmptyString("name")
@@ -61,28 +61,26 @@ extension Broker {
     client.name = name
     client.appID = claimed
     client.interactive = interactive ?? true
-    return [
-      "server": "localauthd", "version": .string(version), "protocol": .int(protocolVersion),
-      "biometryType": .string(biometryType.rawValue),
-      "sensors": .array(sensors.drivers.map { .string($0.name) }),
-    ]
+    return HelloResult(
+      version: version, protocolVersion: protocolVersion, biometryType: biometryType,
+      sensors: sensors.drivers.map(\.name))
   }
 
   private func setActive(_ params: SetActiveRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> EmptyResult
   {
     let active = try params.active()
     client.active = active
     if !active, let current = running, current.client === client {
       finish(current, .failure(error(.systemCancel, current, reason: "inactive")))
     }
-    return [:]
+    return EmptyResult()
   }
 
   // MARK: Contexts
 
   private func createContext(_ params: CreateContextRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> CreateContextResult
   {
     let options = try params.options()
     _ = try checkedText(options.localizedFallbackTitle, field: "localizedFallbackTitle")
@@ -95,7 +93,7 @@ extension Broker {
     let context = AuthContext(
       id: "ctx-" + makeUUID().lowercased(), options: options, explicit: true)
     client.contexts[context.id] = context
-    return ["context": .string(context.id)]
+    return CreateContextResult(context: context.id)
   }
 
   /// The client's own context with this id; notFound for any other.
@@ -112,54 +110,33 @@ extension Broker {
   }
 
   private func canEvaluate(_ params: CanEvaluatePolicyRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> CanEvaluateResult
   {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
     // The type is the device's (`availableNow`: the same for every owner, as `hello` says).
     let type = biometryType
-    let biometry = JSONValue.string(type.rawValue)
     if let id = try params.context(), try context(id, of: client).invalidated {
-      return ["canEvaluate": false, "error": codeObject(.invalidContext), "biometryType": biometry]
+      return CanEvaluateResult(refusal: CanEvaluateRefusal(.invalidContext), biometryType: type)
     }
     if let system {
       guard case .failure(let refusal) = systemAvailability(owner: owner, system) else {
-        return ["canEvaluate": true, "biometryType": biometry]
+        return CanEvaluateResult(refusal: nil, biometryType: type)
       }
-      return [
-        "canEvaluate": false, "error": codeObject(refusal.code, reason: refusal.data["reason"]),
-        "biometryType": biometry,
-      ]
+      return CanEvaluateResult(
+        refusal: CanEvaluateRefusal(refusal.code, reason: refusal.data["reason"]?.stringValue),
+        biometryType: type)
     }
     switch availability(of: policy, owner: owner) {
-    case .success: return canEvaluateYes(type)
+    case .success: return CanEvaluateResult(refusal: nil, biometryType: type)
     case .failure(let code):
-      return ["canEvaluate": false, "error": codeObject(code), "biometryType": biometry]
+      return CanEvaluateResult(refusal: CanEvaluateRefusal(code), biometryType: type)
     }
-  }
-
-  /// `{"canEvaluate": true, "biometryType": …}`, made and encoded once per biometry type: the hot
-  /// path's usual answer is shared, not built (its members array was an allocation and a release a
-  /// request) and not encoded again (~1,500 instructions a request).
-  private func canEvaluateYes(_ type: BiometryType) -> JSONValue {
-    switch type {
-    case .none: canEvaluateAnswers[0]
-    case .touchID: canEvaluateAnswers[1]
-    case .faceID: canEvaluateAnswers[2]
-    case .opticID: canEvaluateAnswers[3]
-    }
-  }
-
-  private func codeObject(_ code: ErrorCode, reason: JSONValue? = nil) -> JSONValue {
-    [
-      "code": .int(code.rawValue), "name": .string(code.name),
-      "message": .string(code.defaultMessage), "reason": reason,
-    ]
   }
 
   private func invalidate(_ params: InvalidateContextRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> EmptyResult
   {
     let context = try context(try params.context(), of: client)
     if !context.invalidated { diagnoseInvalidated(context, client: client) }
@@ -168,11 +145,11 @@ extension Broker {
       finish(evaluation, .failure(error(.appCancel, evaluation, reason: "invalidated")))
     }
     client.forget(invalidated: context)
-    return [:]
+    return EmptyResult()
   }
 
   private func cancel(_ params: CancelEvaluationRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> CancelEvaluationResult
   {
     let target: Evaluation?
     if let requestID = try params.requestID() {
@@ -187,20 +164,20 @@ extension Broker {
       throw .invalidParams(
         "requestID", "is required (or 'id', the JSON-RPC id of the evaluate request)")
     }
-    guard let evaluation = target else { return ["cancelled": false] }
+    guard let evaluation = target else { return CancelEvaluationResult(cancelledRequestID: nil) }
     finish(evaluation, .failure(error(.appCancel, evaluation, reason: "cancelled")))
-    return ["cancelled": true, "requestID": .string(evaluation.requestID)]
+    return CancelEvaluationResult(cancelledRequestID: evaluation.requestID)
   }
 
   private func domainState(_ params: DomainStateRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> DomainStateResult
   {
     if let id = try params.context(), try context(id, of: client).invalidated {
       throw RPCError(.invalidContext)
     }
     let owner = try requestedOwnerUID(params.reader, client: client)
     let hash = appDomainState(owner: owner, client: client)
-    return ["biometry": ["stateHash": hash.map(JSONValue.string) ?? .null]]
+    return DomainStateResult(biometryStateHash: hash)
   }
 
   // MARK: Evaluation
@@ -237,7 +214,7 @@ extension Broker {
     }
     error.data["requestID"] = .string(requestID)
     // A refusal ends at once too: the same budget holds its line (AtOnceLogBudget).
-    let now = ContinuousClock.now
+    let now = time.now()
     logSuppressedAtOnce(now: now)
     if atOnceLogBudget.admit(uid: client.peer.uid, outcome: error.code.name, now: now) {
       log.notice(
@@ -246,10 +223,4 @@ extension Broker {
     }
     return error
   }
-}
-
-/// The shared `canEvaluate: true` answers, in `BiometryType` order (`Broker.canEvaluateYes`), each
-/// with its encoding kept: writing one is a copy.
-private let canEvaluateAnswers: [JSONValue] = [BiometryType.none, .touchID, .faceID, .opticID].map {
-  .object(.kept(["canEvaluate": true, "biometryType": .string($0.rawValue)]))
 }

@@ -1,7 +1,7 @@
-import Dispatch
+import LocalAuthConcurrency
 import LocalAuthCrypto
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import Sensors
 
 extension Broker {
@@ -35,6 +35,17 @@ extension Broker {
     configuration.ownerMode == .device ? configuration.setupOwner : client.peer.uid
   }
 
+  /// The account a request must wait for before the broker can answer it: one an admin names in
+  /// `user` that the account directory has no fresh answer for (others may name only themselves,
+  /// decided without a lookup). The server looks it up off the loop, then hands the request in.
+  public func accountNeeded(by params: JSONObject, from client: ClientSession) -> AccountReference?
+  {
+    guard client.isAdmin, let account = AccountReference(requestedBy: params),
+      !accounts.holdsFreshly(account)
+    else { return nil }
+    return account
+  }
+
   /// The uid of the owner named by an optional `user` param, or the client's default.
   func requestedOwnerUID(_ params: ParamReader, client: ClientSession) throws(RPCError) -> UInt32 {
     guard let raw = params.object["user"], raw != .null else { return defaultOwnerUID(of: client) }
@@ -62,16 +73,10 @@ extension Broker {
       return defaultOwner(of: client)
     }
     let named: SensorOwner?
-    if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
-      named = accounts.owner(uid: UInt32(number))
-    } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
-      if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
-        named = accounts.owner(uid: uid)
-      } else {
-        named = accounts.owner(name: text)
-      }
-    } else {
-      throw .invalidParams("user", "must be an account name or a uid")
+    switch AccountReference(userParam: raw) {
+    case .uid(let uid): named = accounts.owner(uid: uid)
+    case .name(let name): named = accounts.owner(name: name)
+    case nil: throw .invalidParams("user", "must be an account name or a uid")
     }
     guard let owner = named else {
       throw RPCError(.notFound, "No such user.", data: ["field": "user"])
@@ -102,7 +107,7 @@ extension Broker {
       passcodeFailures: state.consecutivePasscodeFailures,
       passcodeRetryNotBeforeMilliseconds: state.passcodeRetryNotBefore.map { notBefore in
         let remaining = notBefore - time.now()
-        return Int64(WallClock.nowMilliseconds()) + Int64(max(0, remaining.milliseconds))
+        return Int64(time.sinceEpoch().milliseconds + max(0, remaining.milliseconds))
       },
       passcode: state.passcode?.storedHash)
     let log = self.log
@@ -115,20 +120,12 @@ extension Broker {
     }
   }
 
-  /// Every owner's persisted state, read once at start.
-  static func loadOwners(from store: RightStore?, time: any TimeSource, log: any EvaluationLog)
-    -> [UInt32: OwnerState]
+  /// Every owner's state from the records read at start; a saved back-off deadline (wall clock)
+  /// becomes one on the broker's clock.
+  static func owners(from records: [OwnerStateRecord], time: any TimeSource) -> [UInt32: OwnerState]
   {
     var owners: [UInt32: OwnerState] = [:]
-    guard let store else { return owners }
-    let records: [OwnerStateRecord]
-    do {
-      records = try store.ownerStates()
-    } catch {
-      log.notice("cannot read owners' state: \(error)")
-      return owners
-    }
-    let wallNow = Int64(WallClock.nowMilliseconds())
+    let wallNow = Int64(time.sinceEpoch().milliseconds)
     for record in records {
       var state = OwnerState(uid: record.uid)
       state.passcode = record.passcode.map(OwnerPasscode.hashed)
@@ -146,12 +143,15 @@ extension Broker {
 
 /// Computes passcode hashes (scrypt, slow on purpose) on a thread of their own, off the event loop.
 final class PasscodeHasher: Sendable {
-  let queue = DispatchQueue(label: "localauthd.passcode-hash")
+  let thread: any WorkerThread
+
+  /// A hasher running on `thread` (not the rights store's: a hash takes scrypt's time).
+  init(thread: any WorkerThread) { self.thread = thread }
 
   /// A fresh salted hash of `passcode`.
   nonisolated(nonsending) func hash(_ passcode: String) async throws -> PasscodeHash {
     try await withCheckedThrowingContinuation { continuation in
-      queue.async { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
+      thread.run { continuation.resume(with: Result { try PasscodeHash.make(passcode) }) }
     }
   }
 
@@ -165,7 +165,7 @@ final class PasscodeHasher: Sendable {
       return ConstantTime.equal(Array(passcode.utf8), bytes)
     case .hashed(let hash):
       return await withCheckedContinuation { continuation in
-        queue.async { continuation.resume(returning: hash.verify(passcode)) }
+        thread.run { continuation.resume(returning: hash.verify(passcode)) }
       }
     }
   }

@@ -129,14 +129,14 @@ extension Broker {
 
   private func createRight(_ params: RightCreateRequest.Params, client: ClientSession)
     throws(RPCError)
-    -> JSONValue
+    -> RightHandleResult
   {
     let requirement = try params.requirement()
     let right = AuthRight(
-      id: RightsBook.makeRightID(), requirement: requirement,
+      id: makeRightID(), requirement: requirement,
       boundDomainState: currentSet(of: client))
     try register(right, for: client)
-    return ["right": .string(right.id)]
+    return RightHandleResult(right: right.id)
   }
 
   private func authorizeRight(
@@ -149,7 +149,7 @@ extension Broker {
     let (change, step) = rights.beginAuthorization(right) { currentSet(of: client) }
     tell(change, to: client)
     guard case .evaluate(let previous) = try step.get() else {
-      return .success(["state": .string(RightStateName.authorized)])
+      return .success(RightAuthorizeResult(state: RightStateName.authorized).json)
     }
     let before = Set(client.evaluations.keys)
     let answer: MethodAnswer
@@ -176,16 +176,15 @@ extension Broker {
     let (change, result) = rights.finishAuthorization(right, outcome) { currentSet(of: client) }
     tell(change, to: client)
     return result.map { success in
-      [
-        "state": .string(RightStateName.authorized), "requestID": .string(success.requestID),
-        "sensor": success.sensor.map(JSONValue.string) ?? .null,
-      ]
+      RightAuthorizeResult(
+        state: RightStateName.authorized, requestID: success.requestID, sensor: success.sensor
+      ).json
     }
   }
 
   private func checkCanAuthorize(_ params: RightHandleParams, client: ClientSession)
     throws(RPCError)
-    -> JSONValue
+    -> EmptyResult
   {
     let right = try right(params, of: client)
     revalidate(right, of: client)
@@ -195,31 +194,31 @@ extension Broker {
     {
       throw RPCError(code)
     }
-    return [:]
+    return EmptyResult()
   }
 
   private func deauthorizeRight(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> EmptyResult
   {
     let right = try right(params, of: client)
     deauthorize(right, of: client, reason: "deauthorized")
-    return [:]
+    return EmptyResult()
   }
 
   private func rightState(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> RightStateResult
   {
     let right = try right(params, of: client)
     revalidate(right, of: client)
-    return ["state": .string(right.state)]
+    return RightStateResult(state: right.state)
   }
 
   private func releaseRight(_ params: RightHandleParams, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> EmptyResult
   {
     let right = try right(params, of: client)
     deauthorize(right, of: client, reason: "released")
     rights.forget(right.id, of: client.number)
-    return [:]
+    return EmptyResult()
   }
 }

@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// Who owns the rows this client reads and writes: its uid from SO_PEERCRED and its app id.
@@ -8,7 +8,7 @@ extension Broker {
   // MARK: rightStore.*
 
   func saveRight(_ params: SaveRightRequest.Params, client: ClientSession) async throws(RPCError)
-    -> JSONValue
+    -> StoredRightResult
   {
     let right = try right(params, of: client)
     let identifier = try RightsBook.identifier(params)
@@ -29,15 +29,15 @@ extension Broker {
     }
     // A right the user has just authorized is saved authorized; any other starts unknown.
     let persisted = AuthRight(
-      id: RightsBook.makeRightID(), requirement: right.requirement, persisted: record,
+      id: makeRightID(), requirement: right.requirement, persisted: record,
       boundDomainState: hash,
       state: authorized ? RightStateName.authorized : RightStateName.unknown)
     try register(persisted, for: client)
-    return ["right": .string(persisted.id), "identifier": .string(identifier)]
+    return StoredRightResult(right: persisted.id, identifier: identifier)
   }
 
   func loadRight(_ params: LoadRightRequest.Params, client: ClientSession) async throws(RPCError)
-    -> JSONValue
+    -> StoredRightResult
   {
     let identifier = try RightsBook.identifier(params)
     let owner = owner(of: client)
@@ -53,17 +53,15 @@ extension Broker {
         RightStoreError.corrupt("unknown requirement \(record.requirement)"))
     }
     let right = AuthRight(
-      id: RightsBook.makeRightID(), requirement: requirement, persisted: record,
+      id: makeRightID(), requirement: requirement, persisted: record,
       boundDomainState: record.domainStateHash)
     try register(right, for: client)
-    return [
-      "right": .string(right.id), "identifier": .string(identifier),
-      "requirement": .string(record.requirement),
-    ]
+    return StoredRightResult(
+      right: right.id, identifier: identifier, requirement: record.requirement)
   }
 
   func removeRight(_ params: RemoveRightRequest.Params, client: ClientSession)
-    async throws(RPCError) -> JSONValue
+    async throws(RPCError) -> EmptyResult
   {
     let owner: Owner
     let identifier: String
@@ -84,15 +82,15 @@ extension Broker {
     where right.persisted?.owner == owner && right.persisted?.identifier == identifier {
       deauthorize(right, of: client, reason: "removed")
     }
-    return [:]
+    return EmptyResult()
   }
 
-  func removeAllRights(client: ClientSession) async throws(RPCError) -> JSONValue {
+  func removeAllRights(client: ClientSession) async throws(RPCError) -> RemovedRightsResult {
     let owner = owner(of: client)
     let removed = try await rights.lane.run { store in try store.removeAllRights(owner: owner) }
     for right in rights.rights(of: client.number) where right.persisted?.owner == owner {
       deauthorize(right, of: client, reason: "removed")
     }
-    return ["removed": .int(removed)]
+    return RemovedRightsResult(removed: removed)
   }
 }

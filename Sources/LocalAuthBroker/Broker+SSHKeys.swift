@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import SSHAgent
 
 extension Broker {
@@ -112,12 +112,12 @@ extension Broker {
     return [
       "name": .string(record.name), "publicKey": .string(key.line(comment: record.name)),
       "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
-      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt),
-      "lastUsedAt": record.lastUsedAt.map(timestamp) ?? .null,
+      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt).json,
+      "lastUsedAt": record.lastUsedAt.map { timestamp($0).json } ?? .null,
       "lastOutcome": lastOutcome.map { outcome in
         [
           "outcome": .string(outcome.outcome),
-          "reason": outcome.reason.map(JSONValue.string) ?? .null, "at": timestamp(outcome.at),
+          "reason": outcome.reason.map(JSONValue.string) ?? .null, "at": timestamp(outcome.at).json,
         ]
       } ?? .null,
     ]

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import SSHAgent
 
 extension Broker {
@@ -27,7 +27,7 @@ extension Broker {
       entry.requestID = evaluated.requestID
       let data = request.data
       // "Last used" is kept to the minute: a burst of signatures (git rebase -S) costs one write.
-      let now = Date()
+      let now = wallDate()
       let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
       let signature: [UInt8]
       do throws(RPCError) {
@@ -57,7 +57,7 @@ extension Broker {
       sshKeys.noteOutcome(
         uid: uid, name: name,
         SSHKeyOutcome(
-          outcome: error.code.name, reason: error.data["reason"]?.stringValue, at: Date()))
+          outcome: error.code.name, reason: error.data["reason"]?.stringValue, at: wallDate()))
       if entry.requestID.isEmpty {
         entry.requestID = error.data["requestID"]?.stringValue ?? ""
       }
@@ -70,7 +70,7 @@ extension Broker {
   /// past their uid's `AtOnceLogBudget`, which are counted and reported together (an
   /// `sshKey.sign` flood by one uid must not spend the journal's rate limit for everyone).
   private func logSignature(_ entry: SSHSignatureRecord, atOnce: Bool) {
-    let now = ContinuousClock.now
+    let now = time.now()
     logSuppressedAtOnce(now: now)
     if !atOnce
       || atOnceLogBudget.admit(
@@ -109,7 +109,7 @@ extension Broker {
       throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
-    let context = sshKeys.context(for: record)
+    let context = sshKeys.context(for: record, random: random)
     let starting = StartingFlag()
     let (outcome, atOnce): (EvaluationOutcome, Bool) = await withCheckedContinuation {
       continuation in
@@ -128,7 +128,7 @@ extension Broker {
 }
 
 /// Whether an evaluation is still being started: its handler, called meanwhile, answered at once.
-/// Set and read on the broker's executor only.
+/// `@unchecked Sendable`: set and read on the broker's executor only.
 private final class StartingFlag: @unchecked Sendable {
   var isStarting = true
 }

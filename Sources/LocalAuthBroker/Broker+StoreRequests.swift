@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 extension Broker {
   /// Admits one store request of `client` (`RightsBook.admit`): queueFull when its uid, or

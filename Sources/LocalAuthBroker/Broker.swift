@@ -1,6 +1,6 @@
-import LocalAuthCrypto
+import LocalAuthConcurrency
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import Sensors
 
 /// The authentication broker: contexts, the machine-wide evaluation queue, the policy engine and
@@ -33,11 +33,13 @@ public actor Broker {
   var rights: RightsBook
   /// The rights store's thread (the rights book's lane runs on it), drained at exit.
   let storeWorker: StoreWorker
+  /// Where request, context and right ids come from (injected: the broker draws no randomness).
+  let random: any RandomSource
   /// Every owner's state by uid (loaded once at start from the store, written through the store
   /// worker) and the passcode work in flight.
   var owners = OwnerBook()
   /// Where passcode hashes are computed, off the event loop.
-  nonisolated let hasher = PasscodeHasher()
+  nonisolated let hasher: PasscodeHasher
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
   /// The registered prompt agents.
@@ -71,26 +73,27 @@ public actor Broker {
   }
 
   /// A broker over the given sensors; `passcode` is the device passcode at start (nil: not set).
-  /// `storeUnavailable` says why rights are unavailable when the store could not be opened.
-  /// `accounts` and `processes` answer what the broker would otherwise read from the system;
-  /// `storeThread` runs the store's calls (default: a serial DispatchQueue); `hostNames` names SSH
-  /// hosts in sign-in prompts (default: none verified).
+  /// Everything it would otherwise read from the system comes in: `storage` (the store and what it
+  /// had saved), `accounts` and `processes`, the clock (`time`), ids (`random`), a thread for
+  /// passcode hashes (`hashThread`), and `hostNames` for SSH sign-in prompts (default: none
+  /// verified).
   public init(
     configuration: BrokerConfiguration, sensors: SensorRegistry, passcode: String?,
-    time: any TimeSource,
+    time: any TimeSource, random: any RandomSource,
     log: any EvaluationLog, accounts: any AccountDirectory, processes: any ProcessDirectory,
-    executor: any SerialExecutor, version: String = "0.1.0",
-    rightStore: RightStore? = nil, storeUnavailable: String? = nil,
-    storeThread: (any StoreThread)? = nil, hostNames: any HostNameDirectory = NoVerifiedHostNames()
+    executor: any SerialExecutor, version: String = "0.1.0", storage: BrokerStorage,
+    hashThread: any WorkerThread, hostNames: any HostNameDirectory = NoVerifiedHostNames()
   ) {
     self.accounts = accounts
     self.processes = processes
     self.hostNames = hostNames
-    let storeWorker = storeThread.map { StoreWorker(thread: $0) } ?? StoreWorker()
+    self.random = random
+    let storeWorker = StoreWorker(thread: storage.storeThread)
     self.storeWorker = storeWorker
+    hasher = PasscodeHasher(thread: hashThread)
     rights = RightsBook(
       lane: StoreLane(
-        store: rightStore, unavailable: storeUnavailable, worker: storeWorker, log: log))
+        store: storage.store, unavailable: storage.unavailable, worker: storeWorker, log: log))
     self.configuration = configuration
     self.sensors = sensors
     self.time = time
@@ -99,10 +102,10 @@ public actor Broker {
     onExecutor = ExecutorLoop(executor)
     self.version = version
     startedAt = time.now()
-    digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)
-    owners = OwnerBook(Self.loadOwners(from: rightStore, time: time, log: log))
-    (enrolmentGenerations, observedEnrolments) = Self.loadEnrolmentGenerations(
-      from: rightStore, log: log)
+    digestKey = storage.digestKey
+    owners = OwnerBook(Self.owners(from: storage.owners, time: time))
+    (enrolmentGenerations, observedEnrolments) = Self.enrolments(
+      from: storage.enrolmentGenerations)
     if let passcode {
       log.notice(
         "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
@@ -111,6 +114,12 @@ public actor Broker {
       _ = owners.update(uid) { $0.passcode = .configured(Array(passcode.utf8)) }
     }
   }
+
+  /// A fresh random UUID (request ids; with a prefix, context and right ids).
+  func makeUUID() -> String { LocalAuthBroker.makeUUID(from: random) }
+
+  /// A fresh right id.
+  func makeRightID() -> String { "right-" + makeUUID().lowercased() }
 
   // MARK: Clients
 
@@ -147,7 +156,7 @@ public actor Broker {
     client.contexts.removeAll()
     dropRights(of: client)
     unregisterAgent(of: client)
-    logSuppressedAtOnce()
+    logSuppressedAtOnce(now: time.now())
   }
 
   /// A connection was accepted whose client has not made a request yet. It counts as a client
@@ -266,7 +275,7 @@ public actor Broker {
         name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
     }
     outcomes[result.name, default: 0] += 1
-    let now = ContinuousClock.now
+    let now = time.now()
     logSuppressedAtOnce(now: now)
     if !atOnce
       || atOnceLogBudget.admit(uid: evaluation.client.peer.uid, outcome: result.name, now: now)
@@ -279,7 +288,7 @@ public actor Broker {
 
   /// Logs, one entry per uid, the evaluations that ended at once and were held back by the budget
   /// in a second that is over.
-  func logSuppressedAtOnce(now: ContinuousClock.Instant = .now) {
+  func logSuppressedAtOnce(now: Duration) {
     for report in atOnceLogBudget.dueReports(now: now) {
       let outcomes = report.suppressed.sorted { $0.key < $1.key }
         .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
@@ -371,7 +380,7 @@ public actor Broker {
     }
     // What the at-once log budget still holds back is counted in the log now, not lost with the
     // process: a second from now, every window it keeps is over.
-    logSuppressedAtOnce(now: .now + .seconds(1))
+    logSuppressedAtOnce(now: time.now() + .seconds(1))
   }
 
   /// Replaces the policy settings and sensors (SIGHUP); evaluations in flight keep their sensors.

@@ -76,11 +76,11 @@ final class Evaluation {
   }
 }
 
-/// A random RFC 4122 version-4 UUID string, without Foundation (two 64-bit draws, not sixteen).
-func makeUUID() -> String {
-  var generator = SystemRandomNumberGenerator()
-  let high = generator.next()
-  let low = generator.next()
+/// A random RFC 4122 version-4 UUID string from `random`, without Foundation (two 64-bit draws,
+/// not sixteen).
+func makeUUID(from random: any RandomSource) -> String {
+  let high = random.next()
+  let low = random.next()
   var bytes = [UInt8](repeating: 0, count: 16)
   for index in 0..<8 {
     bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))

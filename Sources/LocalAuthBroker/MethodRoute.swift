@@ -54,12 +54,12 @@ extension MethodRoute {
   static func afterStore<R: RequestType>(
     _: R.Type,
     _ work:
-      @escaping @Sendable (Broker, R.Params, ClientSession) async throws(RPCError) -> JSONValue
+      @escaping @Sendable (Broker, R.Params, ClientSession) async throws(RPCError) -> R.Result
   ) -> MethodRoute {
     .deferred(R.self) { (broker, params, _, client, makeResponder) throws(RPCError) in
       try broker.answerAfterStore(client, makeResponder) {
         () async throws(RPCError) -> JSONValue in
-        try await work(broker, params, client)
+        try await work(broker, params, client).json
       }
     }
   }

@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 /// An LARight (or an LAPersistedRight loaded from the store) held by one client: its requirement,
 /// state and, for biometryCurrentSet, the enrolled set it is bound to. Its state changes only

@@ -77,15 +77,6 @@ extension RightsBook {
       return algorithm
     }
 
-    /// The result member's name in the answer.
-    var resultName: String {
-      switch self {
-      case .sign: "signature"
-      case .decrypt: "plaintext"
-      case .exchange: "sharedSecret"
-      }
-    }
-
     /// Performs the use with the unsealed key: ciphertext this key cannot open is invalidParams;
     /// a failing signature or exchange is internalError.
     func perform(with key: P256PrivateKey) throws(RPCError) -> [UInt8] {

@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 /// The rights, keys and handoffs of every client (docs/rights-and-keys.md): the right handles each
 /// connection holds (at most `MaxRightsPerConnection`) and their authorization state, the lane to
@@ -16,9 +16,6 @@ struct RightsBook {
 
   /// A book with no rights over the given lane.
   init(lane: StoreLane) { self.lane = lane }
-
-  /// A new right handle, unique to this daemon run.
-  static func makeRightID() -> String { "right-" + makeUUID().lowercased() }
 
   // MARK: Handles
 

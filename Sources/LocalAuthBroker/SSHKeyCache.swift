@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 import SSHAgent
 
 /// What the broker keeps of the SSH keys signed with since start (docs/rights-and-keys.md, "SSH
@@ -47,16 +47,17 @@ struct SSHKeyCache {
 
   /// The key's context, made on first use; while it is busy, a context of the signature's own
   /// (which may not reuse, and grants nothing to the others).
-  mutating func context(for record: SSHKeyRecord) -> AuthContext {
+  mutating func context(for record: SSHKeyRecord, random: any RandomSource) -> AuthContext {
     let fingerprint = SSHPublicKey(x963: record.publicKey.x963).fingerprint
     let key = Self.key(record.uid, record.name) + "/" + fingerprint
     let options = ContextOptions(reuseDuration: Double(record.reuseSeconds))
     if let context = contexts[key] {
       if context.inFlight == nil { return context }
-      return AuthContext(id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
+      return AuthContext(
+        id: "ctx-" + makeUUID(from: random).lowercased(), options: options, explicit: false)
     }
     let context = AuthContext(
-      id: "ctx-" + makeUUID().lowercased(), options: options, explicit: false)
+      id: "ctx-" + makeUUID(from: random).lowercased(), options: options, explicit: false)
     contexts[key] = context
     return context
   }

@@ -1,5 +1,5 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 /// How the rights store's failures reach the wire: pure mappings from `RightStoreError` to the
 /// protocol's errors. A missing row is notFound (the client's errSecItemNotFound, -25300) and never

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 /// The handoff tokens (docs/rights-and-keys.md, "Handoffs"), kept in the store: each call runs on
 /// the store's thread at the instant `now` it is given, and maps the store's refusals with

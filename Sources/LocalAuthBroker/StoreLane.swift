@@ -1,12 +1,12 @@
 import LocalAuthProtocol
-import RightStore
+import RightsStorage
 
 /// The way to the rights store: the store (nil without a state directory), why it is unavailable
 /// when it could not be opened, and the worker thread every store call runs on (SQLite never runs
 /// on the event loop). An immutable value any task may carry; the rights book holds it.
 struct StoreLane: Sendable {
   /// The persisted rights and handoffs (nil when the daemon runs without a state directory).
-  let store: RightStore?
+  let store: (any RightsStorage)?
   /// Why the store is unavailable although a state directory was given (corrupt, or its device key
   /// missing); nil when it is available or simply not configured.
   let unavailable: String?
@@ -17,7 +17,7 @@ struct StoreLane: Sendable {
 
   /// The store, or the error a daemon without a state directory, or with a store it could not
   /// open, answers.
-  func checkedStore() throws(RPCError) -> RightStore {
+  func checkedStore() throws(RPCError) -> any RightsStorage {
     if let unavailable {
       throw RPCError(
         .internalError, "Rights are unavailable: \(unavailable)",
@@ -36,7 +36,7 @@ struct StoreLane: Sendable {
   /// message of a missing row; it never says whose row it was).
   func run<T: Sendable>(
     notFound: String = StoreFailure.noSuchRight,
-    _ body: @escaping @Sendable (RightStore) throws -> T
+    _ body: @escaping @Sendable (any RightsStorage) throws -> T
   ) async throws(RPCError) -> T {
     try await run(mapping: { StoreFailure.error($0, notFound: notFound) }, body)
   }
@@ -44,7 +44,7 @@ struct StoreLane: Sendable {
   /// Runs a store call on the store's thread, mapping its failures with `mapping`; a failure
   /// that maps to internalError is logged.
   func run<T: Sendable>(
-    mapping: (any Error) -> RPCError, _ body: @escaping @Sendable (RightStore) throws -> T
+    mapping: (any Error) -> RPCError, _ body: @escaping @Sendable (any RightsStorage) throws -> T
   ) async throws(RPCError) -> T {
     let store = try checkedStore()
     do {
@@ -68,7 +68,7 @@ struct StoreLane: Sendable {
 
   /// Queues a write nobody awaits (owner state) on the store's thread; nothing without a store.
   /// Writes run in the order queued.
-  func submit(_ change: @escaping @Sendable (RightStore) -> Void) {
+  func submit(_ change: @escaping @Sendable (any RightsStorage) -> Void) {
     guard let store else { return }
     worker.submit { change(store) }
   }

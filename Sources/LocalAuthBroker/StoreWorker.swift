@@ -1,18 +1,12 @@
-import Dispatch
+import LocalAuthConcurrency
 
-/// Where the rights store's calls run: one thread, one call at a time, in order. The daemon passes
-/// one that runs below its event loop (LocalAuthServer's `BelowLoopStoreThread`); without one the
-/// broker uses a serial DispatchQueue.
-public protocol StoreThread: Sendable {
+/// A thread of the host's that runs the broker's slow work off its executor: one job at a time, in
+/// order. The broker makes no thread of its own; the server passes them in (the rights store's runs
+/// below the event loop, LocalAuthServer's `BelowLoopStoreThread`; tests pass
+/// `DispatchWorkerThread`).
+public protocol WorkerThread: Sendable {
   /// Runs `job` on the thread after the jobs queued before it.
   func run(_ job: @escaping @Sendable () -> Void)
-}
-
-/// A serial DispatchQueue as the store's thread (tests, tools).
-struct DispatchStoreThread: StoreThread {
-  private let queue = DispatchQueue(label: "localauthd.rights-store")
-
-  func run(_ job: @escaping @Sendable () -> Void) { queue.async(execute: job) }
 }
 
 /// Runs every rights-store call (SQLite reads, and writes with fsync) on a thread of its own, so the
@@ -20,10 +14,10 @@ struct DispatchStoreThread: StoreThread {
 /// Client store requests reach it only once admitted by `StoreBacklog`; owner-state writes come at
 /// most one per evaluation outcome. Together these bound its queue. Thread-safe.
 final class StoreWorker: Sendable {
-  private let thread: any StoreThread
+  private let thread: any WorkerThread
 
   /// A worker running its calls on `thread`.
-  init(thread: any StoreThread = DispatchStoreThread()) { self.thread = thread }
+  init(thread: any WorkerThread) { self.thread = thread }
 
   /// Runs `body` on the store's thread and resumes the caller with its result.
   func perform<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
@@ -39,8 +33,8 @@ final class StoreWorker: Sendable {
 
   /// Waits until everything queued so far has run (shutdown: queued state writes reach the disk).
   func drain() {
-    let done = DispatchSemaphore(value: 0)
-    thread.run { done.signal() }
+    let done = Gate()
+    thread.run { done.open() }
     done.wait()
   }
 }

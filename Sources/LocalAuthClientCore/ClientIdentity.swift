@@ -42,18 +42,15 @@ public struct ServerInfo: Sendable, Equatable {
   /// The configured sensor names.
   public var sensors: [String]
 
-  /// Reads a `session.hello` result.
-  init(json: JSONValue) {
-    let o = json.objectValue ?? [:]
-    server = o["server"]?.stringValue ?? "localauthd"
-    version = o["version"]?.stringValue ?? ""
-    protocolVersion = o["protocol"]?.intValue ?? 1
-    biometryType = o["biometryType"]?.stringValue.flatMap(LABiometryType.init(name:)) ?? .none
-    sensors =
-      o["sensors"]?.arrayValue?.compactMap {
-        $0.stringValue ?? $0.objectValue?["name"]?.stringValue
-      } ?? []
+  /// What a `session.hello` answer says.
+  init(_ hello: HelloResult) {
+    server = hello.server
+    version = hello.version
+    protocolVersion = hello.protocolVersion
+    biometryType = LABiometryType(name: hello.biometryType.rawValue) ?? .none
+    sensors = hello.sensors
   }
+
 }
 
 /// The daemon's socket could not be reached (exit status 3 in localauthctl).

@@ -43,9 +43,7 @@ final class ContextCore: Sendable {
       let task = Task { [connection] in
         do {
           let result = try await connection.call(CreateContextRequest.self, .init(options))
-          guard let handle = result.objectValue?["context"] else {
-            throw RPCError(.internalError, "context.create answered without a context.")
-          }
+          let handle = JSONValue.string(result.context)
           self.created(handle, options: options, generation: connection.currentGeneration)
           return handle
         } catch {

@@ -46,8 +46,8 @@ public final class LAEnvironment: Sendable {
     var watcher: Task<Void, Never>?
   }
 
-  /// A weak reference to an observer. The environment only keeps it and calls it, never shares
-  /// its state, hence `@unchecked Sendable` (Apple's observers need not be `Sendable`).
+  /// A weak reference to an observer. `@unchecked Sendable`: the environment only keeps it, under
+  /// its lock, and calls it, never sharing its state (Apple's observers need not be `Sendable`).
   private struct WeakObserver: @unchecked Sendable {
     weak var observer: (any LAEnvironmentObserver)?
   }
@@ -94,16 +94,15 @@ public final class LAEnvironment: Sendable {
   /// Reads the state with blocking calls.
   private func readNow() -> LAEnvironmentState {
     let sensors = (try? connection.callAndWait(ListSensorsRequest.self, .init())) ?? .null
-    let domain =
-      (try? connection.callAndWait(DomainStateRequest.self, .init(context: nil))) ?? .null
-    return LAEnvironmentState(sensors: sensors, domainState: LADomainState(json: domain))
+    let domain = try? connection.callAndWait(DomainStateRequest.self, .init(context: nil))
+    return LAEnvironmentState(sensors: sensors, domainState: LADomainState(domain))
   }
 
   /// Reads the state with async calls.
   private func read() async -> LAEnvironmentState {
     let sensors = (try? await connection.call(ListSensorsRequest.self, .init())) ?? .null
-    let domain = (try? await connection.call(DomainStateRequest.self, .init(context: nil))) ?? .null
-    return LAEnvironmentState(sensors: sensors, domainState: LADomainState(json: domain))
+    let domain = try? await connection.call(DomainStateRequest.self, .init(context: nil))
+    return LAEnvironmentState(sensors: sensors, domainState: LADomainState(domain))
   }
 
   /// Follows the daemon's monitor events until cancelled, resubscribing after a lost connection.

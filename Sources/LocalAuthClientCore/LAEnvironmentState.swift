@@ -2,7 +2,8 @@ import FoundationEssentials
 import LocalAuthProtocol
 
 /// One way of authenticating and whether it can be used now (Apple's LAEnvironmentMechanism).
-/// Immutable; usable from any thread.
+/// `@unchecked Sendable`: immutable (`let`s only), so usable from any thread; a non-final class
+/// cannot prove it for its subclasses.
 public class LAEnvironmentMechanism: @unchecked Sendable, Equatable {
   /// Whether the mechanism can authenticate the user now.
   public let isUsable: Bool
@@ -28,7 +29,8 @@ public class LAEnvironmentMechanism: @unchecked Sendable, Equatable {
   }
 }
 
-/// The device's biometry (Apple's LAEnvironmentMechanismBiometry).
+/// The device's biometry (Apple's LAEnvironmentMechanismBiometry). `@unchecked Sendable`:
+/// immutable.
 public final class LAEnvironmentMechanismBiometry: LAEnvironmentMechanism, @unchecked Sendable {
   /// The kind of biometry.
   public let biometryType: LABiometryType
@@ -69,7 +71,8 @@ public final class LAEnvironmentMechanismBiometry: LAEnvironmentMechanism, @unch
   }
 }
 
-/// The device passcode (Apple's LAEnvironmentMechanismUserPassword).
+/// The device passcode (Apple's LAEnvironmentMechanismUserPassword). `@unchecked Sendable`:
+/// immutable.
 public final class LAEnvironmentMechanismUserPassword: LAEnvironmentMechanism, @unchecked Sendable {
   /// Whether a passcode is set.
   public let isSet: Bool
@@ -86,7 +89,8 @@ public final class LAEnvironmentMechanismUserPassword: LAEnvironmentMechanism, @
   }
 }
 
-/// A paired companion device (Apple's LAEnvironmentMechanismCompanion).
+/// A paired companion device (Apple's LAEnvironmentMechanismCompanion). `@unchecked Sendable`:
+/// immutable.
 public final class LAEnvironmentMechanismCompanion: LAEnvironmentMechanism, @unchecked Sendable {
   /// The kind of companion (localauthd's companion sensors are watches).
   public let type: LACompanionType

@@ -32,15 +32,12 @@ public struct LAHandoff: Sendable, Equatable {
     self.isAuthorized = isAuthorized
   }
 
-  /// Reads one element of `handoff.list` (or a `handoff.create` result); nil without a `handoff` id.
-  public init?(json: JSONValue) {
-    guard let object = json.objectValue, let id = object["handoff"]?.stringValue else { return nil }
-    self.id = id
-    payload = object["payload"]?.stringValue.flatMap { Data(base64Encoded: $0) }
-    appID = object["appID"]?.stringValue
-    createdAt = object["createdAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
-    expiresAt = object["expiresAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
-    isAuthorized = object["authorized"]?.boolValue ?? false
+  /// One element of `handoff.list`.
+  public init(_ pending: PendingHandoff) {
+    self.init(
+      id: pending.handoff, payload: Data(pending.payload), appID: pending.appID,
+      createdAt: pending.createdAt.date, expiresAt: pending.expiresAt.date,
+      isAuthorized: pending.authorized)
   }
 }
 
@@ -86,17 +83,13 @@ public struct LAHandoffStore: Sendable {
   public func create(payload: Data, ttl: Int) async throws -> LAHandoff {
     let params = HandoffCreateRequest.Params(payload: Array(payload), ttl: ttl)
     let result = try await connection.call(HandoffCreateRequest.self, params)
-    guard var handoff = LAHandoff(json: result) else {
-      throw RPCError(.internalError, "handoff.create answered without a handoff.")
-    }
-    handoff.payload = payload
-    return handoff
+    return LAHandoff(id: result.handoff, payload: payload, expiresAt: result.expiresAt.date)
   }
 
   /// This user's live handoffs, authorized or not (`handoff.list`).
   public func list() async throws -> [LAHandoff] {
     let result = try await connection.call(HandoffListRequest.self, NoParams())
-    return (result.objectValue?["handoffs"]?.arrayValue ?? []).compactMap(LAHandoff.init(json:))
+    return result.handoffs.map(LAHandoff.init)
   }
 
   /// Authorizes a handoff by evaluating `policy` with a prompt (`handoff.authorize`); needs an
@@ -109,18 +102,13 @@ public struct LAHandoffStore: Sendable {
     let params = HandoffAuthorizeRequest.Params(
       handoff: handoff, policy: policy, localizedReason: localizedReason)
     let result = try await connection.callEvaluating(HandoffAuthorizeRequest.method, params.object)
-    return result.objectValue?["requestID"]?.stringValue
+    return try LocalAuthConnection.typed(HandoffAuthorizeRequest.self, result).requestID
   }
 
   /// Redeems an authorized handoff once (`handoff.redeem`), returning its payload; only the creating app may.
   public func redeem(_ handoff: String) async throws -> Data {
     let result = try await connection.call(HandoffRedeemRequest.self, .init(handoff: handoff))
-    guard let text = result.objectValue?["payload"]?.stringValue,
-      let payload = Data(base64Encoded: text)
-    else {
-      throw RPCError(.internalError, "handoff.redeem answered without a base64 payload.")
-    }
-    return payload
+    return Data(result.payload)
   }
 
   /// The `handoff.stateChanged` notifications this connection receives (the daemon sends them to
@@ -142,4 +130,9 @@ public struct LAHandoffStore: Sendable {
     }
     return stream
   }
+}
+
+extension WireTimestamp {
+  /// The instant as a Foundation date.
+  var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// Obtained from `LARightStore`: `saveRight` returns it authorized when the saved right was
 /// (else `unknown`), `right(forIdentifier:)` returns it `unknown` until authorized. The public key
 /// needs no authorization and is cached after its first export.
-/// Thread-safe.
+/// Thread-safe. `@unchecked Sendable`: its own state is immutable or behind LARight's Mutex.
 public final class LAPersistedRight: LARight, @unchecked Sendable {
   /// The identifier it is saved under.
   public let identifier: String
@@ -30,10 +30,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   override func makeHandle() async throws -> JSONValue {
     let result = try await connection.call(
       LoadRightRequest.self, LoadRightRequest.Params(identifier: identifier))
-    guard let handle = result.objectValue?["right"] else {
-      throw RPCError(.internalError, "rightStore.right answered without a right.")
-    }
-    return handle
+    return .string(result.right)
   }
 
   /// Fetches the public key at once, so later encryption and verification need no round trip.
@@ -45,12 +42,7 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   func publicKeyExport() async throws -> PublicKeyExport {
     if let cached = publicKeyCache.withLock({ $0 }) { return cached }
     let result = try await callWithRight(PublicKeyRequest.self)
-    guard let x963 = result["x963"]?.stringValue.flatMap({ Data(base64Encoded: $0) }),
-      let der = result["der"]?.stringValue.flatMap({ Data(base64Encoded: $0) })
-    else {
-      throw RPCError(.internalError, "key.publicKey answered without base64 'x963' and 'der'.")
-    }
-    let export = PublicKeyExport(x963: x963, der: der)
+    let export = PublicKeyExport(x963: Data(result.x963), der: Data(result.der))
     publicKeyCache.withLock { $0 = export }
     return export
   }

@@ -60,9 +60,10 @@ public struct LADomainState: Sendable, Equatable {
   /// The hash of the whole domain state (the biometry hash in this version).
   public var stateHash: Data? { biometry.stateHash }
 
-  /// Reads a `context.domainState` result `{biometry: {stateHash}}`; the hash is base64 or opaque text.
-  init(json: JSONValue, biometryType: LABiometryType = .none) {
-    let text = json.objectValue?["biometry"]?.objectValue?["stateHash"]?.stringValue
+  /// A domain state from a `context.domainState` answer (nil: the daemon could not be asked);
+  /// the hash is base64 or opaque text.
+  init(_ result: DomainStateResult?, biometryType: LABiometryType = .none) {
+    let text = result?.biometryStateHash
     biometry = Biometry(
       biometryType: biometryType,
       stateHash: text.map { Data(base64Encoded: $0) ?? Data($0.utf8) })

@@ -70,7 +70,7 @@ public struct LAPrivateKey: Sendable {
   public func sign(_ data: Data, algorithm: LAKeyAlgorithm = .ecdsaSignatureMessageX962SHA256)
     async throws -> Data
   {
-    try await right.binary(KeySignRequest.self, result: "signature") { handle in
+    try await right.binary(KeySignRequest.self) { handle in
       KeyDataParams(right: handle, data: Array(data), algorithm: algorithm.rawValue)
     }
   }
@@ -79,7 +79,7 @@ public struct LAPrivateKey: Sendable {
   public func decrypt(
     _ data: Data, algorithm: LAKeyAlgorithm = .eciesEncryptionStandardVariableIVX963SHA256AESGCM
   ) async throws -> Data {
-    try await right.binary(KeyDecryptRequest.self, result: "plaintext") { handle in
+    try await right.binary(KeyDecryptRequest.self) { handle in
       KeyDataParams(right: handle, data: Array(data), algorithm: algorithm.rawValue)
     }
   }
@@ -93,7 +93,7 @@ public struct LAPrivateKey: Sendable {
     requestedSize: Int? = nil,
     sharedInfo: Data? = nil
   ) async throws -> Data {
-    try await right.binary(KeyExchangeRequest.self, result: "sharedSecret") { handle in
+    try await right.binary(KeyExchangeRequest.self) { handle in
       KeyExchangeRequest.Params(
         right: handle, publicKey: Array(peer), algorithm: algorithm.rawValue,
         requestedSize: requestedSize, sharedInfo: sharedInfo.map(Array.init))
@@ -223,7 +223,7 @@ public struct LASecret: Sendable {
   /// - Throws: `LAError.authenticationFailed` while the right is not authorized; `RPCError`
   ///   notFound (reason "noSecret") when the right was saved without one.
   public func load() async throws -> Data {
-    try await right.binary(SecretLoadRequest.self, result: "secret", RightHandleParams.init)
+    try await right.binary(SecretLoadRequest.self, RightHandleParams.init)
   }
 
   /// The secret's bytes, as Apple's async property names them.
@@ -232,6 +232,7 @@ public struct LASecret: Sendable {
   }
 
   /// The completion-handler form of `rawData`.
+  @preconcurrency
   public func loadData(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
     complete(handler) { try await load() }
   }
@@ -239,21 +240,18 @@ public struct LASecret: Sendable {
 
 extension LARight {
   /// Calls a key or secret method with the params `params` makes from the right's handle and
-  /// decodes one base64 member of the result.
-  func binary<R: RequestType>(
-    _ request: R.Type, result key: String, _ params: (JSONValue) -> R.Params
-  ) async throws -> Data {
-    let result = try await connection.call(R.self, params(try await handle())).objectValue ?? [:]
-    guard let text = result[key]?.stringValue, let data = Data(base64Encoded: text) else {
-      throw RPCError(.internalError, "\(R.method) answered without base64 '\(key)'.")
-    }
-    return data
+  /// answers the bytes of its result.
+  func binary<R: RequestType>(_ request: R.Type, _ params: (JSONValue) -> R.Params)
+    async throws -> Data where R.Result: KeyBytesResult
+  {
+    Data(try await connection.call(R.self, params(try await handle())).bytes)
   }
 }
 
 /// The completion-handler forms of LAPrivateKey, as Apple declares them.
 extension LAPrivateKey {
   /// Signs `data`.
+  @preconcurrency
   public func sign(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -262,6 +260,7 @@ extension LAPrivateKey {
   }
 
   /// Decrypts `data`.
+  @preconcurrency
   public func decrypt(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -270,6 +269,7 @@ extension LAPrivateKey {
   }
 
   /// Key agreement with a peer's public key.
+  @preconcurrency
   public func exchangeKeys(
     publicKey peer: Data, algorithm: LAKeyAlgorithm, parameters: [AnyHashable: Any],
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -296,11 +296,13 @@ extension LAPrivateKey {
 /// The completion-handler forms of LAPublicKey, as Apple declares them.
 extension LAPublicKey {
   /// Exports the key as X9.63 bytes.
+  @preconcurrency
   public func exportBytes(completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void) {
     complete(handler) { try await exportBytes() }
   }
 
   /// Encrypts `data` for this key.
+  @preconcurrency
   public func encrypt(
     _ data: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable (Data?, (any Error)?) -> Void
@@ -309,6 +311,7 @@ extension LAPublicKey {
   }
 
   /// Verifies a signature: `handler` gets nil only when it is valid.
+  @preconcurrency
   public func verify(
     _ signedData: Data, signature: Data, algorithm: LAKeyAlgorithm,
     completion handler: @escaping @Sendable ((any Error)?) -> Void

@@ -2,6 +2,7 @@
 /// arbitrary thread.
 extension LARight {
   /// Authorizes the right; `handler` gets nil on success or the error `authorize(localizedReason:)` throws.
+  @preconcurrency
   public func authorize(
     localizedReason: String, completion handler: @escaping @Sendable ((any Error)?) -> Void
   ) {
@@ -14,6 +15,7 @@ extension LARight {
   }
 
   /// Checks whether the right could be authorized; `handler` gets nil or the reason it could not.
+  @preconcurrency
   public func checkCanAuthorize(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
     Task {
       do {
@@ -24,6 +26,7 @@ extension LARight {
   }
 
   /// Gives up the authorization, then calls `handler`.
+  @preconcurrency
   public func deauthorize(completion handler: @escaping @Sendable () -> Void) {
     Task {
       await deauthorize()

@@ -10,8 +10,8 @@ import Synchronization
 /// `right.stateChanged` notification for this right's handle updates it, so a biometryCurrentSet
 /// right invalidated by an enrollment change reads `notAuthorized` without asking. Deinitialising
 /// the right sends `right.release` (the daemon holds at most 1024 rights per connection).
-/// Thread-safe: all mutable state is behind a Mutex, which is why the open class may be
-/// `@unchecked Sendable`.
+/// Thread-safe. `@unchecked Sendable`: all mutable state is behind a Mutex; an open class cannot
+/// prove that for its subclasses.
 open class LARight: @unchecked Sendable {
   /// The authorization state (LARight.State).
   public enum State: Int, Sendable, CaseIterable {
@@ -129,17 +129,14 @@ open class LARight: @unchecked Sendable {
   /// Makes a new daemon-side handle for this right (`right.create`).
   func makeHandle() async throws -> JSONValue {
     let result = try await connection.call(RightCreateRequest.self, requirement.params)
-    guard let handle = result.objectValue?["right"] else {
-      throw RPCError(.internalError, "right.create answered without a right.")
-    }
-    return handle
+    return .string(result.right)
   }
 
   /// Calls a method that takes only the right (`{right}`).
-  func callWithRight<R: RequestType>(_ request: R.Type) async throws -> JSONObject
+  func callWithRight<R: RequestType>(_ request: R.Type) async throws -> R.Result
   where R.Params == RightHandleParams {
     let params = RightHandleParams(right: try await handle())
-    return try await connection.call(R.self, params).objectValue ?? [:]
+    return try await connection.call(R.self, params)
   }
 
   /// The current state version, optionally setting a provisional state.
@@ -214,7 +211,7 @@ open class LARight: @unchecked Sendable {
   public func refreshState() async throws -> State {
     let (version, _) = beginStateChange()
     let result = try await callWithRight(RightStateRequest.self)
-    let state = result["state"]?.stringValue.flatMap(State.init(name:)) ?? .unknown
+    let state = State(name: result.state) ?? .unknown
     settleState(state, since: version)
     return state
   }

@@ -58,9 +58,6 @@ public struct LARightStore: Sendable {
     let result = try await LARightStoreError.mapping(.alreadyExists) {
       try await connection.call(SaveRightRequest.self, params)
     }
-    guard result.objectValue?["right"] != nil else {
-      return try await self.right(forIdentifier: identifier)
-    }
     // A right the user has just authorized is saved authorized by the daemon; any other starts unknown.
     let saved = try persisted(
       result, identifier: identifier, requirement: right.requirement,
@@ -87,19 +84,15 @@ public struct LARightStore: Sendable {
   /// Removes every right of this app (`rightStore.removeAllRights`); returns how many were removed.
   @discardableResult
   public func removeAllRights() async throws -> Int {
-    try await connection.call(RemoveAllRightsRequest.self, NoParams()).objectValue?["removed"]?
-      .intValue ?? 0
+    try await connection.call(RemoveAllRightsRequest.self, NoParams()).removed
   }
 
   private func persisted(
-    _ result: JSONValue, identifier: String, requirement: LAAuthenticationRequirement,
+    _ result: StoredRightResult, identifier: String, requirement: LAAuthenticationRequirement,
     state: LARight.State
   ) throws -> LAPersistedRight {
-    guard let object = result.objectValue, let handle = object["right"] else {
-      throw RPCError(.internalError, "The right store answered without a right.")
-    }
-    return LAPersistedRight(
-      handle: handle, identifier: object["identifier"]?.stringValue ?? identifier,
+    LAPersistedRight(
+      handle: .string(result.right), identifier: result.identifier,
       requirement: requirement,
       state: state, connection: connection)
   }
@@ -109,6 +102,7 @@ public struct LARightStore: Sendable {
 /// on an arbitrary thread.
 extension LARightStore {
   /// Fetches the right saved under `identifier`.
+  @preconcurrency
   public func right(
     forIdentifier identifier: String,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -117,6 +111,7 @@ extension LARightStore {
   }
 
   /// Saves `right` under `identifier`.
+  @preconcurrency
   public func saveRight(
     _ right: LARight, identifier: String,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -125,6 +120,7 @@ extension LARightStore {
   }
 
   /// Saves `right` under `identifier` with a secret.
+  @preconcurrency
   public func saveRight(
     _ right: LARight, identifier: String, secret: Data,
     completion handler: @escaping @Sendable (LAPersistedRight?, (any Error)?) -> Void
@@ -133,6 +129,7 @@ extension LARightStore {
   }
 
   /// Removes a persisted right.
+  @preconcurrency
   public func removeRight(
     _ right: LAPersistedRight, completion handler: @escaping @Sendable ((any Error)?) -> Void
   ) {
@@ -140,6 +137,7 @@ extension LARightStore {
   }
 
   /// Removes the right saved under `identifier`.
+  @preconcurrency
   public func removeRight(
     forIdentifier identifier: String, completion handler: @escaping @Sendable ((any Error)?) -> Void
   ) {
@@ -147,6 +145,7 @@ extension LARightStore {
   }
 
   /// Removes every right of this app.
+  @preconcurrency
   public func removeAllRights(completion handler: @escaping @Sendable ((any Error)?) -> Void) {
     complete(handler) { _ = try await removeAllRights() }
   }

@@ -72,17 +72,25 @@ public final class LocalAuthConnection: Sendable {
     }
   }
 
-  /// Calls the method of request type `R` with its typed params (the spelling of the method and
-  /// of each field is the type's, shared with the server). Throws as `call(_:_:)`.
-  public func call<R: RequestType>(_ request: R.Type, _ params: R.Params) async throws -> JSONValue
-  {
-    try await call(R.method, params.object)
+  /// Calls the method of request type `R` with its typed params and returns its typed result
+  /// (the spelling of the method and of each field is the type's, shared with the server).
+  /// Throws as `call(_:_:)`, and `RPCError` internalError for an answer of the wrong shape.
+  public func call<R: RequestType>(_ request: R.Type, _ params: R.Params) async throws -> R.Result {
+    try Self.typed(R.self, try await call(R.method, params.object))
   }
 
   /// The blocking form of `call(_:_:)` for a request type.
-  public func callAndWait<R: RequestType>(_ request: R.Type, _ params: R.Params) throws -> JSONValue
+  public func callAndWait<R: RequestType>(_ request: R.Type, _ params: R.Params) throws -> R.Result
   {
-    try callAndWait(R.method, params.object)
+    try Self.typed(R.self, try callAndWait(R.method, params.object))
+  }
+
+  /// A result read as `R`'s; internalError when the daemon's answer does not have its shape.
+  static func typed<R: RequestType>(_: R.Type, _ json: JSONValue) throws(RPCError) -> R.Result {
+    guard let result = R.Result(json: json) else {
+      throw RPCError(.internalError, "The daemon's answer to \(R.method) has an unexpected shape.")
+    }
+    return result
   }
 
   /// `session.setActive`: the app went to the background (false) or came back. Going inactive
@@ -214,7 +222,7 @@ public final class LocalAuthConnection: Sendable {
     let done = DispatchSemaphore(value: 0)
     _ = send(HelloRequest.method, identity.helloParams.object, on: link) { [weak self] result in
       if case .success(let json) = result {
-        self?.state.withLock { $0.server = ServerInfo(json: json) }
+        self?.state.withLock { $0.server = HelloResult(json: json).map(ServerInfo.init) }
       }
       done.signal()
     }

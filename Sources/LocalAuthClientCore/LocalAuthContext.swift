@@ -2,15 +2,16 @@ import FoundationEssentials
 import LocalAuthProtocol
 
 /// The daemon-side context behind Apple's `LAContext`, without Foundation: LocalAuthClient's
-/// `LAContext` subclasses it to add the `NSError` forms, and localauthctl uses it directly.
+/// `LAContext` (an `NSObject`) holds one and forwards to it, and localauthctl uses it directly.
 ///
 /// Each context is one daemon-side context (made on first evaluation), so two contexts
 /// evaluate independently (queued one after the other by the broker), while a second evaluation
 /// on a context that is still busy fails at once with `RPCError` alreadyInProgress.
 /// Deinitialising a context invalidates it, ending its evaluation in flight with appCancel.
-/// Thread-safe: properties may be read and set from any thread or task; all state lives in a
-/// `Sendable` core, which is why the open class is `@unchecked Sendable`. Open, with open
-/// properties, so apps can subclass it for test doubles (`override var biometryType`).
+/// Thread-safe: properties may be read and set from any thread or task. `@unchecked Sendable`:
+/// all state lives in a `Sendable` core (`ContextCore`, behind a lock), and an open class cannot
+/// prove that for its subclasses. Open, with open properties, so apps can subclass it for test
+/// doubles (`override var biometryType`).
 ///
 /// ```swift
 /// let context = LocalAuthContext()
@@ -107,17 +108,15 @@ open class LocalAuthContext: @unchecked Sendable {
   open func canEvaluatePolicy(_ policy: LAPolicy) throws {
     if core.state.withLock({ $0.invalidated }) { throw LAError(.invalidContext) }
     let params = CanEvaluatePolicyRequest.Params(policy: policy, context: core.liveHandle)
-    let result =
-      try core.connection.callAndWait(CanEvaluatePolicyRequest.self, params).objectValue ?? [:]
-    if let type = result["biometryType"]?.stringValue.flatMap(LABiometryType.init(name:)) {
+    let result = try core.connection.callAndWait(CanEvaluatePolicyRequest.self, params)
+    if let type = LABiometryType(name: result.biometryType.rawValue) {
       core.state.withLock { $0.biometryType = type }
     }
-    guard result["canEvaluate"]?.boolValue == false else {
+    guard let refusal = result.refusal else {
       if policy.usesBiometry { core.state.withLock { $0.domainStateEvaluated = true } }
       return
     }
-    let error = result["error"].flatMap(RPCError.init(json:)) ?? RPCError(.internalError)
-    throw clientError(error)
+    throw clientError(refusal.error)
   }
 
   /// Evaluates the policy, showing the daemon's prompt with `localizedReason`. Returns true on success.
@@ -164,6 +163,8 @@ open class LocalAuthContext: @unchecked Sendable {
   /// The completion-handler form: `reply` runs once, on an arbitrary thread, with the outcome.
   /// As with Apple's, the evaluation keeps this context alive until `reply` has run, so Apple's
   /// sample (a local `let context = LAContext()`) works; `invalidate()` still ends it with appCancel.
+  /// `@preconcurrency`, as the Objective-C import of Apple's method is.
+  @preconcurrency
   open func evaluatePolicy(
     _ policy: LAPolicy, localizedReason: String,
     reply: @escaping @Sendable (Bool, (any Error)?) -> Void
@@ -194,9 +195,9 @@ open class LocalAuthContext: @unchecked Sendable {
   /// for one round trip. When the daemon cannot be asked, every hash is nil.
   open var domainState: LADomainState {
     let params = DomainStateRequest.Params(context: core.liveHandle)
-    let json = try? core.connection.callAndWait(DomainStateRequest.self, params)
+    let result = try? core.connection.callAndWait(DomainStateRequest.self, params)
     let type = core.connection.serverInfo?.biometryType ?? biometryType
-    return LADomainState(json: json ?? .null, biometryType: type)
+    return LADomainState(result, biometryType: type)
   }
 
   /// The hash of the enrolled biometric set, as Apple's: nil until `canEvaluatePolicy` succeeded

@@ -44,7 +44,7 @@ public struct LocalAuthDaemon: Sendable {
   }
 
   private func enrollment<R: RequestType>(_ method: R.Type, sensor: String, identity: String)
-    async throws -> [String] where R.Params == EnrollmentParams
+    async throws -> [String] where R.Params == EnrollmentParams, R.Result == JSONValue
   {
     let result = try await connection.call(
       method, EnrollmentParams(sensor: sensor, identity: identity))
@@ -64,7 +64,7 @@ public struct LocalAuthDaemon: Sendable {
   /// `evaluation.cancel {requestID}`: whether a queued or running evaluation was cancelled.
   public func cancel(requestID: String) async throws -> Bool {
     try await connection.call(CancelEvaluationRequest.self, .init(requestID: requestID))
-      .objectValue?["cancelled"]?.boolValue ?? false
+      .cancelled
   }
 
   /// `broker.monitor`: subscribes this connection to machine-wide evaluation events.

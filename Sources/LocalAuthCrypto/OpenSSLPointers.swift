@@ -2,7 +2,7 @@ import CLibCrypto
 
 /// Owns one `EVP_PKEY` and frees it on deinit.
 ///
-/// `@unchecked Sendable` is safe because the key is never mutated after construction and every
+/// `@unchecked Sendable`: safe because the key is never mutated after construction and every
 /// operation creates its own `EVP_PKEY_CTX`/`EVP_MD_CTX`; OpenSSL 3 documents concurrent read-only
 /// use of one `EVP_PKEY` from several threads as safe. Use `pointer` only inside methods of the
 /// owning value (or `withExtendedLifetime`) so ARC cannot free the key while OpenSSL is using it.

@@ -12,7 +12,7 @@ public enum CreateContextRequest: RequestType {
   /// `context.create`
   public static let method = "context.create"
   /// `{context}`.
-  public typealias Result = JSONValue
+  public typealias Result = CreateContextResult
 
   /// The context's options.
   public struct Params: MethodParams {
@@ -35,7 +35,7 @@ public enum CanEvaluatePolicyRequest: RequestType {
   /// `context.canEvaluatePolicy`
   public static let method = "context.canEvaluatePolicy"
   /// `{canEvaluate, error?, biometryType}`.
-  public typealias Result = JSONValue
+  public typealias Result = CanEvaluateResult
 
   /// `{policy, context?, user?, requester?}`.
   public struct Params: ContextParams {
@@ -86,7 +86,7 @@ public enum InvalidateContextRequest: RequestType {
   /// `context.invalidate`
   public static let method = "context.invalidate"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{context}`.
   public struct Params: MethodParams {
@@ -106,7 +106,7 @@ public enum DomainStateRequest: RequestType {
   /// `context.domainState`
   public static let method = "context.domainState"
   /// `{biometry: {stateHash}}`.
-  public typealias Result = JSONValue
+  public typealias Result = DomainStateResult
 
   /// `{context?, user?}`.
   public struct Params: ContextParams {
@@ -124,7 +124,7 @@ public enum CancelEvaluationRequest: RequestType {
   /// `evaluation.cancel`
   public static let method = "evaluation.cancel"
   /// `{cancelled, requestID?}`.
-  public typealias Result = JSONValue
+  public typealias Result = CancelEvaluationResult
 
   /// `{requestID}` or `{id}`, the JSON-RPC id of the evaluate request on the same connection.
   public struct Params: MethodParams {

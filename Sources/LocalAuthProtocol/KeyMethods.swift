@@ -34,7 +34,7 @@ public enum KeySignRequest: RequestType {
   /// `key.sign`
   public static let method = "key.sign"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SignatureResult
   /// `{right, data, algorithm?}`.
   public typealias Params = KeyDataParams
 }
@@ -44,7 +44,7 @@ public enum KeyDecryptRequest: RequestType {
   /// `key.decrypt`
   public static let method = "key.decrypt"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = PlaintextResult
   /// `{right, data, algorithm?}`.
   public typealias Params = KeyDataParams
 }
@@ -54,7 +54,7 @@ public enum KeyExchangeRequest: RequestType {
   /// `key.exchangeKeys`
   public static let method = "key.exchangeKeys"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SharedSecretResult
 
   /// `{right, publicKey, algorithm?, requestedSize?, sharedInfo?}`.
   public struct Params: KeyParams {
@@ -94,7 +94,7 @@ public enum SecretLoadRequest: RequestType {
   /// `secret.load`
   public static let method = "secret.load"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SecretResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }

@@ -33,7 +33,7 @@ public enum RightCreateRequest: RequestType {
   /// `right.create`
   public static let method = "right.create"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = RightHandleResult
 
   /// `{requirement, fallback?}`.
   public struct Params: MethodParams {
@@ -56,7 +56,7 @@ public enum RightAuthorizeRequest: RequestType {
   /// `right.authorize`
   public static let method = "right.authorize"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = RightAuthorizeResult
 
   /// `{right, localizedReason}`.
   public struct Params: RightParams {
@@ -80,7 +80,7 @@ public enum RightCheckCanAuthorizeRequest: RequestType {
   /// `right.checkCanAuthorize`
   public static let method = "right.checkCanAuthorize"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }
@@ -90,7 +90,7 @@ public enum RightDeauthorizeRequest: RequestType {
   /// `right.deauthorize`
   public static let method = "right.deauthorize"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }
@@ -100,7 +100,7 @@ public enum RightStateRequest: RequestType {
   /// `right.state`
   public static let method = "right.state"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = RightStateResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }
@@ -110,7 +110,7 @@ public enum RightReleaseRequest: RequestType {
   /// `right.release`
   public static let method = "right.release"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }
@@ -120,7 +120,7 @@ public enum SaveRightRequest: RequestType {
   /// `rightStore.saveRight`
   public static let method = "rightStore.saveRight"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = StoredRightResult
 
   /// `{right, identifier, secret?}`.
   public struct Params: RightParams, IdentifierParams {
@@ -145,7 +145,7 @@ public enum LoadRightRequest: RequestType {
   /// `rightStore.right`
   public static let method = "rightStore.right"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = StoredRightResult
 
   /// `{identifier}`.
   public struct Params: IdentifierParams {
@@ -163,7 +163,7 @@ public enum RemoveRightRequest: RequestType {
   /// `rightStore.removeRight`
   public static let method = "rightStore.removeRight"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{identifier}` or `{right}`.
   public struct Params: RightParams, IdentifierParams {
@@ -188,7 +188,7 @@ public enum RemoveAllRightsRequest: RequestType {
   /// `rightStore.removeAllRights`
   public static let method = "rightStore.removeAllRights"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = RemovedRightsResult
   /// None.
   public typealias Params = NoParams
 }
@@ -198,7 +198,7 @@ public enum PublicKeyRequest: RequestType {
   /// `key.publicKey`
   public static let method = "key.publicKey"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = PublicKeyResult
   /// `{right}`.
   public typealias Params = RightHandleParams
 }
@@ -216,7 +216,7 @@ public enum HandoffCreateRequest: RequestType {
   /// `handoff.create`
   public static let method = "handoff.create"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = HandoffCreateResult
 
   /// `{payload, ttl}`.
   public struct Params: MethodParams {
@@ -242,7 +242,7 @@ public enum HandoffListRequest: RequestType {
   /// `handoff.list`
   public static let method = "handoff.list"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = HandoffListResult
   /// None.
   public typealias Params = NoParams
 }
@@ -252,7 +252,7 @@ public enum HandoffAuthorizeRequest: RequestType {
   /// `handoff.authorize`
   public static let method = "handoff.authorize"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = HandoffAuthorizeResult
 
   /// `{handoff, policy, localizedReason, context?}`.
   public struct Params: HandoffParams, ContextParams {
@@ -281,7 +281,7 @@ public enum HandoffRedeemRequest: RequestType {
   /// `handoff.redeem`
   public static let method = "handoff.redeem"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = HandoffRedeemResult
 
   /// `{handoff}`.
   public struct Params: HandoffParams {

@@ -41,8 +41,9 @@ public enum SecretWipe {
 /// Bytes of a secret in one allocation of their own, zeroed when wiped and when released: shared by
 /// reference, so no copy-on-write ever leaves an unwiped copy behind. Not thread-safe: one owner
 /// at a time (it may be handed to another thread, never shared between two at once).
+// `@unchecked Sendable`: the rule of one owner at a time stands in for a lock (HelperPasswordChecker
+// fills it, hands it to its queue and never touches it again).
 public final class SecretBuffer: @unchecked Sendable {
-  // Touched by one thread at a time: the one its owner hands it to (see the type's comment).
   /// The bytes.
   public let bytes: UnsafeMutableBufferPointer<UInt8>
 

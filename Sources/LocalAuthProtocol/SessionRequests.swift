@@ -3,7 +3,7 @@ public enum HelloRequest: RequestType {
   /// `session.hello`
   public static let method = "session.hello"
   /// The result: server, version, protocol, biometryType, sensors.
-  public typealias Result = JSONValue
+  public typealias Result = HelloResult
 
   /// The client's description and the protocol it speaks.
   public struct Params: MethodParams {
@@ -37,7 +37,7 @@ public enum SetActiveRequest: RequestType {
   /// `session.setActive`
   public static let method = "session.setActive"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{active}`.
   public struct Params: MethodParams {

@@ -1,5 +1,6 @@
 import CLocalAuthSystem
 import Dispatch
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 
@@ -23,12 +24,12 @@ final class AccountResolver: Sendable {
   private let waiting: LoopBound<Waiting>
   /// The keys the worker has answered, for the loop to take (a lock), and the eventfd that wakes
   /// the loop for them: no task or other thread is needed to get back to the loop.
-  private let answered = StateLock<[AccountKey]>([])
+  private let answered = StateLock<[AccountReference]>([])
   private let wakeFD: Int32
 
   private struct Waiting {
     /// Per key, what runs once it is answered, and whether it counts against `waiterLimit`.
-    var byKey: [AccountKey: [(then: () -> Void, counted: Bool)]] = [:]
+    var byKey: [AccountReference: [(then: () -> Void, counted: Bool)]] = [:]
     /// The waiters of uids other than root.
     var count = 0
   }
@@ -45,13 +46,10 @@ final class AccountResolver: Sendable {
     loop.register(wakeFD, events: UInt32(LAS_EPOLLIN), handler: AnswerHandler(resolver: self))
   }
 
-  /// Whether `key` must be looked up before the loop may read it.
-  func needs(_ key: AccountKey) -> Bool { !accounts.isFresh(key) }
-
   /// Runs `then` on the loop once `key` has been looked up (a lookup already under way for it is
   /// shared) for a connection or request of `requester`. Returns the error to answer instead when
   /// the limits are reached (`then` never runs); root is never refused.
-  func whenResolved(_ key: AccountKey, for requester: UInt32, then: @escaping () -> Void)
+  func whenResolved(_ key: AccountReference, for requester: UInt32, then: @escaping () -> Void)
     -> RPCError?
   {
     let counted = requester != 0
@@ -82,7 +80,7 @@ final class AccountResolver: Sendable {
   /// The worker answered: each answered key's waiters go on, in the order they came (loop thread).
   fileprivate func takeAnswers() {
     _ = las_eventfd_drain(wakeFD)
-    let keys = answered.withLock { keys -> [AccountKey] in
+    let keys = answered.withLock { keys -> [AccountReference] in
       defer { keys.removeAll() }
       return keys
     }
@@ -99,36 +97,4 @@ private final class AnswerHandler: LoopHandler {
   weak var resolver: AccountResolver?
   init(resolver: AccountResolver) { self.resolver = resolver }
   func handle(events: UInt32) { resolver?.takeAnswers() }
-}
-
-extension AccountKey {
-  /// The account a request's `user` param names, read as the broker reads it (a uid as a number or
-  /// as digits, otherwise a name); nil when it names none. Inlined up to the first key of four
-  /// bytes: the request path's params (`policy`, `context`) are passed over without a call, a copy
-  /// or a string comparison.
-  @inline(__always)
-  init?(requestedBy params: JSONObject) {
-    var index = 0
-    while index < params.members.count && params.members[index].key.utf8.count != 4 {
-      index += 1
-    }
-    guard index < params.members.count else { return nil }
-    self.init(userIn: params)
-  }
-
-  /// `init(requestedBy:)` past its first step.
-  private init?(userIn params: JSONObject) {
-    guard let raw = params["user"] else { return nil }
-    if let number = raw.intValue, (0...Int(UInt32.max - 1)).contains(number) {
-      self = .uid(UInt32(number))
-    } else if let text = raw.stringValue, !text.isEmpty, text.utf8.count <= 256 {
-      if let uid = UInt32(text), text.allSatisfy(\.isASCII) {
-        self = .uid(uid)
-      } else {
-        self = .name(text)
-      }
-    } else {
-      return nil
-    }
-  }
 }

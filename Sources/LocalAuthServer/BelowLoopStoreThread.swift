@@ -10,7 +10,7 @@ import Synchronization
 /// back as soon as it has work, and the store still gets about a tenth of a busy CPU and all of an
 /// idle one. The thread starts with the first job and ends, after the jobs queued, when this
 /// object goes (with its broker). Thread-safe.
-public final class BelowLoopStoreThread: StoreThread {
+public final class BelowLoopStoreThread: WorkerThread {
   /// How much nicer the store's thread is than the main thread (at most 19 in all).
   public static let niceness: Int32 = 10
 

@@ -1,5 +1,6 @@
 import ExternalDrivers
 import LocalAuthBroker
+import LocalAuthConcurrency
 import Sensors
 
 extension SensorRegistry {

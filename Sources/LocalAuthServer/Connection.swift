@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 
 /// One client connection: reads frames, hands requests to the broker, buffers output with a
@@ -15,7 +16,7 @@ import LocalAuthProtocol
 /// Loop-only, checked: every mutable member (and `share`) is reached through an accessor that
 /// traps, in debug builds, off the loop thread (`checkOnLoop`). They are stored inline rather than
 /// in a `LoopBound`, whose separate allocation would add ~48 B to each idle connection (target
-/// 150 B); hence `@unchecked Sendable` with no lock: the loop check stands for one.
+/// 150 B). `@unchecked Sendable`: with no lock, the loop check stands for one.
 final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   let fd: Int32
   /// The peer's process id and primary group at accept (SO_PEERCRED; its uid is the share's).

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import RightStore
+import RightsStorage
 
 extension Daemon {
   /// The environment variable that makes every store call hold the database this many milliseconds longer:

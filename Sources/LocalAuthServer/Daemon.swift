@@ -2,8 +2,10 @@ import CLocalAuthSystem
 import Dispatch
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import RightStore
+import RightsStorage
 import Sensors
 import SystemFacts
 import Systemd
@@ -106,9 +108,12 @@ public final class Daemon {
     broker = Broker(
       configuration: brokerConfiguration,
       sensors: sensors,
-      passcode: configuration.passcode, time: time, log: log, accounts: accounts.cacheOnly,
-      processes: SystemProcesses(), executor: loop, version: version,
-      rightStore: store, storeUnavailable: storeUnavailable, storeThread: BelowLoopStoreThread(),
+      passcode: configuration.passcode, time: time, random: SystemRandomSource(), log: log,
+      accounts: accounts.cacheOnly, processes: SystemProcesses(), executor: loop, version: version,
+      storage: .read(
+        from: store, unavailable: storeUnavailable, log: log,
+        storeThread: BelowLoopStoreThread()),
+      hashThread: DispatchWorkerThread(label: "localauthd.passcode-hash"),
       hostNames: KnownHostsFile(path: configuration.sshKnownHostsFile))
     server = try Server(
       loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)

@@ -1,4 +1,5 @@
 import ExternalDrivers
+import LocalAuthConcurrency
 import Sensors
 
 /// The event loop as the loop of driver bus connections (fprintd over sd-bus).

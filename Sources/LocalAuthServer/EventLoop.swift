@@ -1,5 +1,6 @@
 import CLocalAuthSystem
 import Glibc
+import LocalAuthConcurrency
 import Sensors
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 
@@ -154,9 +155,9 @@ private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher
 {
   let connection = call.connection
   let session = connection.session(in: broker)
-  // An admin naming an account the cache does not hold freshly waits for it, off the loop.
-  if session.isAdmin, let account = AccountKey(requestedBy: call.request.params),
-    let resolver = connection.server.resolver, resolver.needs(account)
+  // A request the broker cannot answer before an account is looked up waits for it, off the loop.
+  if let account = broker.accountNeeded(by: call.request.params, from: session),
+    let resolver = connection.server.resolver
   {
     return call.wait(for: account, resolver, broker: broker)
   }
@@ -178,7 +179,7 @@ private func handOver(
 extension RequestDispatcher.BrokerCall {
   /// Holds the request until `account` is in the cache, then hands it to the broker; its answer
   /// goes where a deferred one would. Nil, or the limit's error when too many lookups wait.
-  fileprivate func wait(for account: AccountKey, _ resolver: AccountResolver, broker: Broker)
+  fileprivate func wait(for account: AccountReference, _ resolver: AccountResolver, broker: Broker)
     -> Result<JSONValue, RPCError>?
   {
     let id = request.id

@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 extension SensorRegistry {

@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 import SystemFacts
@@ -162,8 +163,10 @@ public final class Server: Sendable {
   /// Starts reading the connection, once its account is in the cache: a connection whose account
   /// must be looked up reads nothing until it is (the loop serves the others meanwhile).
   private func admit(_ connection: Connection) {
-    let uid = AccountKey.uid(connection.share.uid)
-    guard let resolver, resolver.needs(uid) else { return loop.register(connection: connection) }
+    let uid = AccountReference.uid(connection.share.uid)
+    guard let resolver, !resolver.accounts.holdsFreshly(uid) else {
+      return loop.register(connection: connection)
+    }
     let refused = resolver.whenResolved(uid, for: connection.share.uid) { [self] in
       if !connection.closed { loop.register(connection: connection) }
     }

@@ -1,15 +1,8 @@
 import LocalAuthBroker
+import LocalAuthProtocol
 import Sensors
 import Synchronization
 import SystemFacts
-
-/// An account the daemon looks up: by uid or by name.
-public enum AccountKey: Hashable, Sendable {
-  /// The account with this uid.
-  case uid(UInt32)
-  /// The account with this name.
-  case name(String)
-}
 
 /// How accounts are looked up: NSS (`AccountDatabase`) by default; a test injects a slow one.
 public struct AccountLookup: Sendable {
@@ -86,7 +79,7 @@ public final class SystemAccounts: AccountDirectory {
   }
 
   /// Looks `key` up when the cache has no fresh answer (blocks on NSS: never on the loop).
-  public func resolve(_ key: AccountKey) {
+  public func resolve(_ key: AccountReference) {
     switch key {
     case .uid(let uid): _ = account(uid: uid)
     case .name(let name): _ = account(named: name)
@@ -94,7 +87,7 @@ public final class SystemAccounts: AccountDirectory {
   }
 
   /// Whether the cache has a fresh answer for `key` (nothing is looked up).
-  public func isFresh(_ key: AccountKey) -> Bool {
+  public func holdsFreshly(_ key: AccountReference) -> Bool {
     let now = ContinuousClock.now
     let entry: Entry? = cache.withLock { cache in
       switch key {
@@ -155,6 +148,9 @@ public struct CachedAccounts: AccountDirectory {
 
   /// The cached account with this name.
   public func account(named name: String) -> SensorOwner? { accounts.held(name, in: \.byName) }
+
+  /// Whether the cache holds a fresh answer for `account`.
+  public func holdsFreshly(_ account: AccountReference) -> Bool { accounts.holdsFreshly(account) }
 }
 
 /// The daemon's process directory: `/proc`, read when asked (agent.register with scope `process`,

@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// How a capture ended, as driver tests compare it.

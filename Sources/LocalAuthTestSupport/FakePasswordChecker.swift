@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// A `PasswordChecker` for tests: each uid's password (nil: none usable), every check it was asked,

@@ -4,7 +4,7 @@ import Glibc
 import LocalAuthProtocol
 
 /// A blocking JSON-RPC line client for end-to-end tests: send requests or raw bytes, read lines with
-/// a timeout. One per test thread.
+/// a timeout. `@unchecked Sendable`: one test uses it at a time, from one thread.
 public final class LineClient: @unchecked Sendable {
   // Used by one test at a time.
   /// The socket descriptor.

@@ -1,11 +1,12 @@
 import Foundation
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import Sensors
 
 /// A test client of the broker: records every notification and response it gets and lets a test
 /// await them without sleeping and without blocking a thread. Thread-safe.
-public final class RecordingClient: ClientChannel, @unchecked Sendable {
+public final class RecordingClient: ClientChannel, Sendable {
   /// Something the broker sent.
   public enum Message: Sendable, Equatable {
     /// A notification.

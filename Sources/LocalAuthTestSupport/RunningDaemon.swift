@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// A real `localauthd` process on a socket in a fresh temporary directory, with its own state
-/// directory, for end-to-end tests. Owned by one test at a time.
+/// directory, for end-to-end tests. `@unchecked Sendable`: owned by one test at a time, which
+/// alone changes it.
 public final class RunningDaemon: @unchecked Sendable {
   // Mutated only by the test that owns it.
   /// The temporary directory holding the socket, state and log.

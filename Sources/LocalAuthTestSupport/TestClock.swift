@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import Sensors
 
 /// A clock that moves only when a test says so. Thread-safe.
@@ -19,6 +20,12 @@ public final class TestClock: TimeSource {
 
   /// The current test time.
   public func now() -> Duration { state.withLock { $0.now } }
+
+  /// Where the wall clock stands at test time zero: 2026-12-01 00:00:00 UTC.
+  public static let epochAtZero: Duration = .seconds(1_796_083_200)
+
+  /// The wall clock: `epochAtZero` plus the test time.
+  public func sinceEpoch() -> Duration { Self.epochAtZero + now() }
 
   /// How many tasks are sleeping on this clock.
   public var sleeperCount: Int { state.withLock { $0.sleepers.count } }

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A serial executor running jobs on one dedicated thread, for driving the broker in tests the way
-/// the daemon's event loop does. Thread-safe.
+/// the daemon's event loop does. `@unchecked Sendable`: `jobs` is guarded by `condition`'s lock.
 public final class ThreadExecutor: SerialExecutor, @unchecked Sendable {
   // `jobs` is guarded by `condition`'s lock.
   private var jobs: [UnownedJob] = []

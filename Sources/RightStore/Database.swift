@@ -1,4 +1,5 @@
 import CSQLite
+import RightsStorage
 
 /// One SQLite connection: WAL, synchronous=FULL, a busy timeout and foreign keys, set at every open.
 ///

@@ -1,5 +1,6 @@
 import Glibc
 import LocalAuthCrypto
+import RightsStorage
 
 /// The 32-byte key that seals every private key and secret at rest: the simulated Secure Enclave's root key.
 /// It lives in one file, mode 0600, owned by the daemon's user, and never leaves the daemon.

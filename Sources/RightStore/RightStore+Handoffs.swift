@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LocalAuthCrypto
+import RightsStorage
 
 /// Deferred authorization (docs/protocol.md, "Handoffs"): a non-interactive client creates a
 /// handoff, an interactive client of the same uid authorizes it, and the creator redeems it exactly

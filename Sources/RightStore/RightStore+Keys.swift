@@ -1,4 +1,5 @@
 import LocalAuthCrypto
+import RightsStorage
 
 extension RightStore {
   /// Unseals the private key of the right `record` describes. Throws `.notFound` if the right was removed or

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import LocalAuthCrypto
+import RightsStorage
 
 extension RightStore {
   /// The owner whose sealing context binds an SSH key of `uid` (SSH keys have no app id).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import LocalAuthCrypto
+import RightsStorage
 import Synchronization
 
 /// The persisted rights of every (uid, appID) owner (LARightStore), with their sealed P-256 keys and secrets, and

@@ -1,3 +1,5 @@
+import RightsStorage
+
 /// The store's tables, versioned with `PRAGMA user_version`: migration n brings the file to version n + 1.
 enum Schema {
   /// Every migration in order; append, never edit a released one.

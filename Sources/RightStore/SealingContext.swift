@@ -1,3 +1,5 @@
+import RightsStorage
+
 /// The additional authenticated data that binds a sealed blob to its row, recomputed on every open, never stored:
 /// `label 0x00 | version | uid (BE32) | u16 length + appID | u16 length + identifier`.
 /// A blob moved to another row, owner or purpose no longer opens.

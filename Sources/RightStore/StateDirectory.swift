@@ -1,4 +1,5 @@
 import Glibc
+import RightsStorage
 
 /// The checks a state directory must pass before the store trusts anything in it.
 enum StateDirectory {

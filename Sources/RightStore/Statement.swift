@@ -1,4 +1,5 @@
 import CSQLite
+import RightsStorage
 
 /// A value bound to, or read from, an SQL statement.
 enum SQLValue {

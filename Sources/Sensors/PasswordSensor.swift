@@ -1,4 +1,5 @@
 import Glibc
+import LocalAuthConcurrency
 
 /// The login password as a passcode stage (`Kind=password`; docs/drivers.md, "The login password"):
 /// a `.passcode` sensor whose identities are "the account has a usable password", asked of the

@@ -1,3 +1,5 @@
+import LocalAuthConcurrency
+
 /// A simulated sensor driven by a script (docs/protocol.md, "The script language"). Thread-safe:
 /// all state sits behind one lock (a `StateLock`, which ThreadSanitizer understands); captures wait
 /// on the injected `TimeSource` or on the script, never on a thread.

@@ -41,7 +41,8 @@ enum MeasuringPriority {
 
 /// A thread that keeps one CPU busy, doing nothing else, for the control figure of the hostile
 /// rows: what sharing the measuring client's CPU with any busy thread does to its p99, with no
-/// flood reaching the daemon.
+/// flood reaching the daemon. `@unchecked Sendable`: `stopping` is atomic, and `thread` is written
+/// by `init` and read by `join`, both on the main thread.
 final class BusyThread: @unchecked Sendable {
   // `thread` is written by `init` and read by `join`, both on the main thread.
   private let stopping = Atomic<Bool>(false)

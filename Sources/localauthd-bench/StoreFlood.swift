@@ -58,6 +58,8 @@ struct StoreFlood {
 }
 
 /// A load run on a thread of its own; `join` waits for it and returns its figures.
+/// `@unchecked Sendable`: `outcome` is written by the load thread before it ends and read only
+/// after pthread_join.
 final class BackgroundLoad: @unchecked Sendable {
   // `outcome` is written by the load thread before it ends and read only after pthread_join.
   private var outcome: Result<LoadResult, BenchError> = .failure(BenchError("not run"))

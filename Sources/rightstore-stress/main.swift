@@ -1,5 +1,6 @@
 import Glibc
 import RightStore
+import RightsStorage
 
 /// rightstore-stress DIRECTORY: saves rights in DIRECTORY's store in an endless loop and prints each identifier on
 /// its own line (write(2) to stdout, unbuffered) only after its transaction committed. The crash test kills it with

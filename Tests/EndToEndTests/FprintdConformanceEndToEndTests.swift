@@ -1,6 +1,7 @@
 import ExternalDrivers
 import Foundation
 import Glibc
+import LocalAuthConcurrency
 import LocalAuthTestSupport
 import Sensors
 import Synchronization

@@ -1,5 +1,6 @@
 import ExternalDrivers
 import Foundation
+import LocalAuthConcurrency
 import Sensors
 
 /// A temporary directory with driver scripts, an `ExecSensor` over one, and the journal lines it wrote.

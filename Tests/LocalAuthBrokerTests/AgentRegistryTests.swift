@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import Sensors

@@ -1,6 +1,7 @@
 import LocalAuthBroker
 import LocalAuthProtocol
 import RightStore
+import RightsStorage
 import Sensors
 import Testing
 

@@ -3,6 +3,7 @@ import LocalAuthProtocol
 import LocalAuthServer
 import LocalAuthTestSupport
 import RightStore
+import RightsStorage
 import Sensors
 import Synchronization
 
@@ -47,8 +48,11 @@ final class BrokerHarness: Sendable {
       sensors: SensorRegistry(
         [arming ?? face] + (password.map { [$0] } ?? []) + [passcodeSensor, companion]),
       passcode: passcode,
-      time: clock, log: SilentLog(), accounts: SystemAccounts(), processes: SystemProcesses(),
-      executor: executor, rightStore: rightStore, hostNames: hostNames)
+      time: clock, random: SystemRandomSource(), log: SilentLog(), accounts: SystemAccounts(),
+      processes: SystemProcesses(), executor: executor,
+      storage: .read(
+        from: rightStore, log: SilentLog(), storeThread: DispatchWorkerThread(label: "test.store")),
+      hashThread: DispatchWorkerThread(label: "test.hash"), hostNames: hostNames)
   }
 
   /// A connected client with a recorder.

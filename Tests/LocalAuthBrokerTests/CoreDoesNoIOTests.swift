@@ -1,15 +1,29 @@
 import Foundation
 import Testing
 
-/// The broker does no I/O (issue 20): accounts, files, processes and `/proc` are read by the server
-/// and handed in as values or through an injected directory. A scan of Sources/LocalAuthBroker
-/// fails when such a call comes back.
+/// The broker does no I/O (issues 20 and 30): accounts, files, processes, `/proc`, storage,
+/// threads, clocks and randomness are the server's, handed in as values or through injected
+/// protocols (`AccountDirectory`, `RightsStorage`, `WorkerThread`, `TimeSource`, `RandomSource`).
+/// A scan of Sources/LocalAuthBroker fails when such a call comes back.
 @Suite struct CoreDoesNoIOTests {
   /// What the core must not say: system modules, account and file and process calls, host paths.
   static let forbidden: [(what: String, pattern: String)] = [
     (
       "a system module",
-      #"^\s*import\s+(Glibc|Musl|Darwin|Foundation|CLocalAuthSystem|SystemFacts)\s*$"#
+      #"^\s*import\s+(Glibc|Musl|Darwin|Foundation|CLocalAuthSystem|SystemFacts|Dispatch)\s*$"#
+    ),
+    ("a storage module", #"^\s*import\s+(RightStore|CSQLite|SQLite3?)\s*$"#),
+    (
+      "a thread of its own",
+      #"\b(DispatchQueue|DispatchSemaphore|DispatchSource\w*|Thread|pthread_create)\b"#
+    ),
+    (
+      "a clock read",
+      #"\b(ContinuousClock|SuspendingClock)\.now\b|\bDate\(\)|\bWallClock\.|clock_gettime"#
+    ),
+    (
+      "a random source",
+      #"\b(SystemRandomNumberGenerator|SecureRandom|arc4random\w*|getrandom)\b|\.random\("#
     ),
     (
       "an account lookup",
@@ -78,6 +92,15 @@ import Testing
       #"    readSmallFile("/proc/\(pid)/cgroup")"#,
       "    let data = try Data(contentsOf: url)",
       "    let child = fork()",
+      "import Dispatch",
+      "import RightStore",
+      "  let queue = DispatchQueue(label: \"localauthd.passcode-hash\")",
+      "    let now = ContinuousClock.now",
+      "      let now = Date()",
+      "      since: Int64(WallClock.nowMilliseconds() / 1000))",
+      "  var generator = SystemRandomNumberGenerator()",
+      "    digestKey = rightStore?.digestKey ?? SecureRandom.bytes(32)",
+      "    let id = UInt64.random(in: 0...UInt64.max)",
     ])
   func theScanFindsTheCallsTheBrokerUsedToMake(_ line: String) {
     #expect(!Self.findings(in: line).isEmpty)
@@ -91,6 +114,10 @@ import Testing
       "    let owner = accounts.owner(uid: configuration.setupOwner)",
       "    storeWorker.submit { try store.write(record) }",
       "    full.members.append(contentsOf: params.members)",
+      "import RightsStorage",
+      "    let now = time.now()",
+      "    let high = random.next()",
+      "      thread.run { continuation.resume(returning: hash.verify(passcode)) }",
       "  // A comment may say open( or /proc.",
       #"    "the daemon cannot read this client's executable (/proc/PID/exe needs CAP_SYS_PTRACE)""#,
     ])

@@ -3,6 +3,7 @@ import LocalAuthBroker
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import RightStore
+import RightsStorage
 import Sensors
 import Testing
 
@@ -128,7 +129,9 @@ import Testing
   @Test func expiredHandoffsCannotBeAuthorizedOrRedeemed() async throws {
     let (harness, directory) = try rightsHarness()
     let (creator, app) = await pair(harness)
-    let past = Date().addingTimeInterval(-120)
+    // The broker's wall clock is the harness's test clock.
+    let now = Date(timeIntervalSince1970: Double(harness.clock.sinceEpoch().components.seconds))
+    let past = now.addingTimeInterval(-120)
     let handoff = try directory.store.createHandoff(
       uid: 1000, appID: "com.example.intents", payload: payload,
       expiresAt: past.addingTimeInterval(60), now: past)

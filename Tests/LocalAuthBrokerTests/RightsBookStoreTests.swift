@@ -1,6 +1,8 @@
 import Foundation
 import LocalAuthProtocol
+import LocalAuthServer
 import RightStore
+import RightsStorage
 import Testing
 
 @testable import LocalAuthBroker
@@ -11,7 +13,8 @@ import Testing
 @Suite struct RightsBookStoreTests {
   static func lane(_ directory: TemporaryStateDirectory?, unavailable: String? = nil) -> StoreLane {
     StoreLane(
-      store: directory?.store, unavailable: unavailable, worker: StoreWorker(), log: SilentLog())
+      store: directory?.store, unavailable: unavailable,
+      worker: StoreWorker(thread: DispatchWorkerThread(label: "test.store")), log: SilentLog())
   }
 
   // MARK: Admission
@@ -131,10 +134,10 @@ import Testing
     let directory = try TemporaryStateDirectory()
     let lane = Self.lane(directory)
     let owner = Owner(uid: 1000, appID: "app")
-    let save: @Sendable (RightStore) throws -> PersistedRightRecord = { store in
+    let save: @Sendable (any RightsStorage) throws -> PersistedRightRecord = { store in
       try store.saveRight(
         owner: owner, identifier: "vault", requirement: "default", domainStateHash: nil,
-        secret: nil)
+        secret: nil, maxRightsPerUID: .max)
     }
     _ = try await lane.run(save)
     await #expect(throws: StoreFailure.error(RightStoreError.alreadyExists)) {

@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import LocalAuthServer
 import Testing
 
 @testable import LocalAuthBroker
@@ -9,11 +10,15 @@ import Testing
   /// A book with no store (the handles and transitions never touch it).
   static func book() -> RightsBook {
     RightsBook(
-      lane: StoreLane(store: nil, unavailable: nil, worker: StoreWorker(), log: SilentLog()))
+      lane: StoreLane(
+        store: nil, unavailable: nil,
+        worker: StoreWorker(thread: DispatchWorkerThread(label: "test.store")), log: SilentLog()))
   }
 
   static func right(_ requirement: RightRequirement = .default, bound: String? = nil) -> AuthRight {
-    AuthRight(id: RightsBook.makeRightID(), requirement: requirement, boundDomainState: bound)
+    AuthRight(
+      id: "right-" + makeUUID(from: SystemRandomSource()).lowercased(), requirement: requirement,
+      boundDomainState: bound)
   }
 
   static let success = EvaluationOutcome.success(

@@ -1,5 +1,6 @@
 import LocalAuthProtocol
 import RightStore
+import RightsStorage
 import Testing
 
 /// rightStore.*: saving with or without authorization, rows are scoped to (uid, appID), removal.

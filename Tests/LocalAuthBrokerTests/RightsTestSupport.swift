@@ -3,6 +3,7 @@ import LocalAuthBroker
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import RightStore
+import RightsStorage
 import Sensors
 import Testing
 

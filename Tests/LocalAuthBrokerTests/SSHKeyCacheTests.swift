@@ -1,5 +1,7 @@
 import FoundationEssentials
 import LocalAuthCrypto
+import LocalAuthServer
+import RightsStorage
 import Testing
 
 @testable import LocalAuthBroker
@@ -30,14 +32,16 @@ import Testing
   @Test func aKeyKeepsItsContextUntilDeleted() throws {
     var cache = SSHKeyCache()
     let key = try Self.record(uid: 1000, name: "work", reuse: 90)
-    let context = cache.context(for: key)
+    let context = cache.context(for: key, random: SystemRandomSource())
     #expect(context.options.reuseDuration == 90)
-    #expect(cache.context(for: key) === context)
+    #expect(cache.context(for: key, random: SystemRandomSource()) === context)
     // Deleted: a new context, without the old one's grant.
     cache.forget(uid: 1000, name: "work")
-    #expect(cache.context(for: key) !== context)
+    #expect(cache.context(for: key, random: SystemRandomSource()) !== context)
     // The same name with a new key never shares the old key's context.
     let remade = try Self.record(uid: 1000, name: "work")
-    #expect(cache.context(for: remade) !== cache.context(for: key))
+    #expect(
+      cache.context(for: remade, random: SystemRandomSource())
+        !== cache.context(for: key, random: SystemRandomSource()))
   }
 }

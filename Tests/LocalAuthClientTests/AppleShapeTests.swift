@@ -58,7 +58,8 @@ import Testing
   }
 
   /// A test double, as apps write them: LAContext is open.
-  final class AlwaysUnavailableContext: LAContext, @unchecked Sendable {
+  /// No `@unchecked Sendable` to restate: LAContext, like Apple's, is not Sendable.
+  final class AlwaysUnavailableContext: LAContext {
     override func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool {
       error?.pointee = LAError(.biometryNotEnrolled).nsError
       return false

@@ -112,7 +112,11 @@ import Testing
   }
 
   @Test func readsDomainState() {
-    #expect(LADomainState(json: ["biometry": ["stateHash": nil]]).stateHash == nil)
-    #expect(LADomainState(json: ["biometry": ["stateHash": "AQI="]]).stateHash == .init([1, 2]))
+    let none = DomainStateResult(json: ["biometry": ["stateHash": nil]])
+    #expect(none != nil)
+    #expect(LADomainState(none).stateHash == nil)
+    let some = DomainStateResult(json: ["biometry": ["stateHash": "AQI="]])
+    #expect(LADomainState(some).stateHash == .init([1, 2]))
+    #expect(LADomainState(nil).stateHash == nil, "the daemon could not be asked")
   }
 }

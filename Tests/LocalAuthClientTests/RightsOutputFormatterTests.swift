@@ -89,18 +89,18 @@ import Testing
   }
 
   @Test func readsHandoffsFromTheWire() {
-    let handoff = LAHandoff(json: [
+    let pending = PendingHandoff(json: [
       "handoff": "H", "payload": "UGF5", "appID": "siri", "createdAt": 10,
       "expiresAt": .number(JSONNumber(70.5)),
       "authorized": true,
     ])
     #expect(
-      handoff
+      pending.map(LAHandoff.init)
         == LAHandoff(
           id: "H", payload: Data("Pay".utf8), appID: "siri",
           createdAt: Date(timeIntervalSince1970: 10),
           expiresAt: Date(timeIntervalSince1970: 70.5), isAuthorized: true))
-    #expect(LAHandoff(json: ["payload": "UGF5"]) == nil)
+    #expect(PendingHandoff(json: ["payload": "UGF5"]) == nil)
     #expect(
       OutputFormatter.describe(FileWriteError(path: "/x", problem: "Permission denied")).name
         == "cannotWrite")

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import LocalAuthBroker
+import LocalAuthConcurrency
 import LocalAuthProtocol
 import LocalAuthTestSupport
 import Sensors
@@ -116,8 +117,11 @@ final class ServingCore: Sendable {
       sensors: SensorRegistry([
         SimulatedSensor(name: "face", kind: .faceID, setup: .init(enrolled: ["alice"]), time: time)
       ]),
-      passcode: "1234", time: time, log: SilentLog(), accounts: accounts.cacheOnly,
-      processes: SystemProcesses(), executor: loop)
+      passcode: "1234", time: time, random: SystemRandomSource(), log: SilentLog(),
+      accounts: accounts.cacheOnly, processes: SystemProcesses(), executor: loop,
+      storage: .read(
+        from: nil, log: SilentLog(), storeThread: DispatchWorkerThread(label: "test.store")),
+      hashThread: DispatchWorkerThread(label: "test.hash"))
     server = try Server(
       loop: loop, broker: broker, limits: ConnectionLimits(), log: SilentLog(), accounts: accounts)
     server.serve(listeningSocket: try SocketFile.bind(socketPath))

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LocalAuthConcurrency
 import Sensors
 import Testing
 

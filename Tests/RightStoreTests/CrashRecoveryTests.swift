@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RightStore
+import RightsStorage
 import Testing
 
 @Suite("Crash recovery")

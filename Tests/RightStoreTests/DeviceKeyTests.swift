@@ -1,5 +1,6 @@
 import Foundation
 import RightStore
+import RightsStorage
 import Testing
 
 @Suite("Device key file")

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthCrypto
 import RightStore
+import RightsStorage
 import Testing
 
 @Suite("Persisted rights")

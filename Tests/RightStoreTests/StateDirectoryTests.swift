@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import RightStore
+import RightsStorage
 import Testing
 
 /// What the store refuses to open: a state directory someone else could write to, and a database whose

@@ -1,4 +1,5 @@
 import Foundation
+import RightsStorage
 import Testing
 
 @testable import RightStore

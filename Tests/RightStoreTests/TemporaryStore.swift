@@ -1,5 +1,6 @@
 import Foundation
 import RightStore
+import RightsStorage
 
 /// A fresh state directory under the system temporary directory, removed by `remove()`.
 struct TemporaryDirectory {

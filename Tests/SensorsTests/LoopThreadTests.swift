@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthConcurrency
 import LocalAuthTestSupport
 import Sensors
 import Testing

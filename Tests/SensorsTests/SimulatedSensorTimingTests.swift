@@ -1,3 +1,4 @@
+import LocalAuthConcurrency
 import LocalAuthTestSupport
 import Sensors
 import Testing

@@ -38,3 +38,16 @@ final class TouchIDStubContext: LAContext {
   override var biometryType: LABiometryType { .touchID }
   override var evaluatedPolicyDomainState: Data? { Data([1, 2, 3]) }
 }
+
+/// A spy written before Apple's reply was `@Sendable`: its override's reply is a plain closure.
+/// Neither double restates `@unchecked Sendable` (Apple's LAContext is not Sendable).
+final class SpyLAContext: LAContext {
+  private(set) var calls = 0
+
+  override func evaluatePolicy(
+    _ policy: LAPolicy, localizedReason: String, reply: @escaping (Bool, Error?) -> Void
+  ) {
+    calls += 1
+    reply(true, nil)
+  }
+}

@@ -1,4 +1,5 @@
 import LocalAuthentication
+import OwnAsyncEvaluate
 
 // Runs the app code against the daemon named by LOCALAUTHD_SOCKET (run.sh starts one in demo
 // mode: its face sensor matches after about a second, passcode 1234) and exits 1 when any check
@@ -168,6 +169,73 @@ do {
   check(false, "Face ID stops trying after two failed attempts: \(error)")
 }
 _ = try await broker.script(sensor: "face", commands: [], replace: true)
+
+// Issue 29's Apple-fidelity samples: a non-Sendable class capturing self in the reply, an app
+// protocol over LAContext, an app's own async evaluatePolicy, LAContext as NSObject, a spy with
+// a plain-reply override, and keychain-style access controls.
+let controller = UnlockController()
+await withCheckedContinuation { done in controller.unlock { done.resume() } }
+check(controller.isUnlocked, "a non-Sendable class capturing self in the reply block")
+let signedIn = await withCheckedContinuation { done in
+  signIn(with: LAContext()) { done.resume(returning: $0) }
+}
+check(signedIn, "an app protocol over LAContext, witnessed by LAContext's own methods")
+let fake = FakeBiometricContext()
+fake.answer = false
+let fakeSignedIn = await withCheckedContinuation { done in
+  signIn(with: fake) { done.resume(returning: $0) }
+}
+check(!fakeSignedIn, "the app protocol's fake stands in for LAContext")
+check(
+  (try? await logInWithOwnAsyncEvaluate(LAContext())) == true,
+  "an app's own extension LAContext with Apple's async evaluatePolicy")
+let sessions = SessionContexts()
+let first = sessions.context(for: "alice")
+check(
+  first != nil && sessions.context(for: "alice") === first && sessions.count == 1,
+  "LAContext stored as NSObject and cast back")
+sessions.end("alice")
+check(sessions.count == 0, "an LAContext held as NSObject is invalidated and dropped")
+let spy = SpyLAContext()
+_ = await withCheckedContinuation { done in signIn(with: spy) { done.resume(returning: $0) } }
+check(spy.calls == 1, "a subclass overriding the reply form with a plain closure is called")
+
+let anyBiometry = try makeAccessControl(.biometryAny)
+check(await unlockItem(anyBiometry), "evaluateAccessControl(.biometryAny) on a face match")
+_ = try await broker.script(sensor: "face", commands: ["NOMATCH", "NOMATCH"], replace: true)
+check(!(await unlockItem(anyBiometry)), "evaluateAccessControl(.biometryAny) fails on no match")
+_ = try await broker.script(sensor: "face", commands: [], replace: true)
+let presence = try makeAccessControl(.userPresence)
+let presenceOutcome = await withCheckedContinuation { done in
+  unlockItem(presence, context: LAContext()) { ok, error in done.resume(returning: ok) }
+}
+check(presenceOutcome, "evaluateAccessControl(.userPresence) with the reply block")
+let nothingToProve = try makeAccessControl(.privateKeyUsage)
+check(await unlockItem(nothingToProve), "an access control with no user constraint succeeds")
+do {
+  _ = try makeAccessControl([.or, .and])
+  check(false, "SecAccessControlCreateWithFlags refuses .or with .and")
+} catch let error as AccessControlUnavailable {
+  let code = (error.underlying as NSError?)?.code
+  check(code == Int(errSecParam), "SecAccessControlCreateWithFlags refuses .or with .and")
+}
+let currentSet = try makeAccessControl(.biometryCurrentSet)
+check(await unlockItem(currentSet), "evaluateAccessControl(.biometryCurrentSet) binds the set")
+check(await unlockItem(currentSet), "…and succeeds again while the set is unchanged")
+_ = try await broker.enroll(sensor: "face", identity: "third-face")
+do {
+  _ = try await LAContext().evaluateAccessControl(
+    currentSet, operation: .useItem, localizedReason: "Read")
+  check(false, "evaluateAccessControl(.biometryCurrentSet) fails after an enrolment change")
+} catch let error as LAError {
+  check(
+    error.code == .authenticationFailed && error.reason == "biometrySetChanged",
+    "evaluateAccessControl(.biometryCurrentSet) fails after an enrolment change")
+}
+_ = try await broker.unenroll(sensor: "face", identity: "third-face")
+check(
+  await unlockItem(try makeAccessControl(.biometryCurrentSet)),
+  "a new .biometryCurrentSet access control binds the set enrolled now")
 
 print(failures == 0 ? "all app fidelity checks passed" : "\(failures) app fidelity check(s) failed")
 exit(failures == 0 ? 0 : 1)

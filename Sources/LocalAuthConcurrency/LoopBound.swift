@@ -17,6 +17,7 @@ public protocol SerialLoop: AnyObject, Sendable {
 /// exclusivity check for it (`swift_beginAccess`: `make bench-profile` counted ~345 instructions
 /// per request more with a class property); the loop check is what guards it. The pointer is
 /// stored in a non-generic base class, so reaching it needs no generic metadata (a call per access).
+/// `@unchecked Sendable`: the loop guards the value; every access checks it runs on `loop`.
 public final class LoopBound<Value>: LoopBoundStorage, @unchecked Sendable {
   /// Binds `value` to `loop` (from any thread: nothing else can see it yet).
   public init(_ value: Value, loop: any SerialLoop) {
@@ -51,6 +52,7 @@ public final class LoopBound<Value>: LoopBoundStorage, @unchecked Sendable {
 }
 
 /// Where a `LoopBound` keeps its value and its loop (not generic: fixed offsets).
+/// `@unchecked Sendable`: `raw` is touched only on `loop`, asserted on every access.
 public class LoopBoundStorage: @unchecked Sendable {
   // Guarded by the loop: `raw` is touched only on `loop`, asserted on every access.
   @usableFromInline let raw: UnsafeMutableRawPointer

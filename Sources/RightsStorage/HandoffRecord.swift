@@ -15,4 +15,16 @@ public struct HandoffRecord: Sendable, Equatable {
   public var expiresAt: Date
   /// Whether a user has authorized it.
   public var isAuthorized: Bool
+
+  /// A record of these fields (the store makes them; tests and tools may too).
+  public init(
+    id: String, owner: Owner, payload: [UInt8], createdAt: Date, expiresAt: Date, isAuthorized: Bool
+  ) {
+    self.id = id
+    self.owner = owner
+    self.payload = payload
+    self.createdAt = createdAt
+    self.expiresAt = expiresAt
+    self.isAuthorized = isAuthorized
+  }
 }

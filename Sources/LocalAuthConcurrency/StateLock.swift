@@ -3,6 +3,7 @@ import Glibc
 /// A value guarded by a pthread mutex. Used instead of Synchronization's `Mutex` where tests run
 /// under ThreadSanitizer: `Mutex` on Linux is built on futexes that the sanitizer cannot see, so
 /// every access under it is reported as a race; a pthread mutex is understood. Thread-safe.
+/// `@unchecked Sendable`: the value is reached only between pthread_mutex_lock and unlock.
 public final class StateLock<State>: @unchecked Sendable {
   // `state` is only touched between pthread_mutex_lock and pthread_mutex_unlock. It lives behind a
   // pointer, not in a stored `var`: the mutex already makes every access exclusive, and a stored

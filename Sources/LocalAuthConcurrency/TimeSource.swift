@@ -1,8 +1,12 @@
-/// The clock the broker and simulated drivers wait on, injected so tests never sleep.
-/// Implementations are thread-safe.
+import Glibc
+
+/// The clock the broker and simulated drivers wait on, injected so tests never sleep: the core
+/// reads no clock of its own. Implementations are thread-safe.
 public protocol TimeSource: Sendable {
-  /// Time since an arbitrary fixed origin.
+  /// Time since an arbitrary fixed origin (monotonic).
   func now() -> Duration
+  /// Time since 1970 (wall clock), for what is stored or shown as a date.
+  func sinceEpoch() -> Duration
   /// Suspends until `now() >= deadline`; throws CancellationError when the task is cancelled.
   func sleep(until deadline: Duration) async throws
 }
@@ -23,6 +27,13 @@ public struct SystemTimeSource: TimeSource {
 
   /// Time since this value was made.
   public func now() -> Duration { ContinuousClock.now - origin }
+
+  /// CLOCK_REALTIME.
+  public func sinceEpoch() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+  }
 
   /// Sleeps on ContinuousClock.
   public func sleep(until deadline: Duration) async throws {

@@ -17,5 +17,19 @@ public struct SSHKeyRecord: Sendable, Equatable {
   /// When the key was made.
   public var createdAt: Date
   /// When it last signed, if ever.
-  public var lastUsedAt: Date?
+  public var lastUsedAt: Date? = nil
+
+  /// A record of these fields (the store makes them; tests and tools may too).
+  public init(
+    name: String, uid: UInt32, policy: String, reuseSeconds: Int, publicKey: P256PublicKey,
+    createdAt: Date, lastUsedAt: Date? = nil
+  ) {
+    self.name = name
+    self.uid = uid
+    self.policy = policy
+    self.reuseSeconds = reuseSeconds
+    self.publicKey = publicKey
+    self.createdAt = createdAt
+    self.lastUsedAt = lastUsedAt
+  }
 }

@@ -15,4 +15,17 @@ public struct PersistedRightRecord: Sendable, Equatable {
   public var publicKey: P256PublicKey
   /// When the right was saved (millisecond precision).
   public var createdAt: Date
+
+  /// A record of these fields (the store makes them; tests and tools may too).
+  public init(
+    identifier: String, owner: Owner, requirement: String, domainStateHash: String?,
+    publicKey: P256PublicKey, createdAt: Date
+  ) {
+    self.identifier = identifier
+    self.owner = owner
+    self.requirement = requirement
+    self.domainStateHash = domainStateHash
+    self.publicKey = publicKey
+    self.createdAt = createdAt
+  }
 }
