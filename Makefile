@@ -75,7 +75,7 @@ deb-deps: deps
 	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
 
 # Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
-test-deps: deps doc-deps deb-deps pam-deps ssh-deps
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps
 	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
@@ -117,6 +117,7 @@ test:
 	$(MAKE) test-samples
 	$(MAKE) test-readme
 	$(MAKE) test-pam
+	$(MAKE) test-password-helper
 	$(MAKE) test-ssh
 	$(MAKE) test-git-signing
 	$(MAKE) test-systemd
@@ -202,7 +203,7 @@ docs: build
 # swift format with the toolchain's default settings; any finding fails the build.
 # The project's one C style (.clang-format): every C file of the module, the shims, the bench and the
 # tests. `make check` runs the check; `make c-format` applies it.
-C_FORMAT_FILES = $(wildcard pam/*.c pam/*.h pam/fuzz/*.c Sources/C*/*.c Sources/C*/include/*.h bench/*.c Tests/pam/*.c)
+C_FORMAT_FILES = $(wildcard helper/*.c pam/*.c pam/*.h pam/fuzz/*.c Sources/C*/*.c Sources/C*/include/*.h bench/*.c Tests/pam/*.c)
 .PHONY: c-format c-format-check
 c-format:
 	clang-format -i $(C_FORMAT_FILES)
@@ -236,3 +237,4 @@ include systemd/install.mk
 include mk/bench.mk
 include mk/pam.mk
 include mk/ssh.mk
+include mk/password-helper.mk

@@ -37,7 +37,7 @@ LOCALAUTHD_DOCDIR = $(PREFIX)/share/doc/localauthd
 LOCALAUTHD_MANDIR = $(PREFIX)/share/man
 LOCALAUTHD_BASHCOMPLETIONDIR = $(PREFIX)/share/bash-completion/completions
 LOCALAUTHD_ZSHCOMPLETIONDIR = $(PREFIX)/share/zsh/vendor-completions
-LOCALAUTHD_MAN_PAGES = localauthd.8 localauthctl.1 localauthd.conf.5 pam_localauthd.8
+LOCALAUTHD_MAN_PAGES = localauthd.8 localauthctl.1 localauthd.conf.5 pam_localauthd.8 localauthd-password-helper.8
 
 # Everything install puts down, relative to DESTDIR (uninstall removes these).
 LOCALAUTHD_INSTALLED_FILES = \

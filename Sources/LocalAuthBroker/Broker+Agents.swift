@@ -88,6 +88,8 @@ extension Broker {
     evaluation.agent = agent
     let options = evaluation.context.options
     let client = evaluation.client
+    // What the passcode stage would ask for: the login password or localauthd's passcode.
+    let secret = passcodeSecret(owner: evaluation.owner.uid)
     agent.connection.channel.notify(
       Notification.agentPrompt,
       [
@@ -101,9 +103,16 @@ extension Broker {
         "sensor": evaluation.sensor.map(JSONValue.string) ?? .null,
         "cancelTitle": .string(options.localizedCancelTitle ?? "Cancel"),
         "fallbackTitle": evaluation.context.fallbackButtonShown
-          ? .string(options.localizedFallbackTitle ?? "Enter Passcode") : .null,
+          ? .string(
+            options.localizedFallbackTitle
+              ?? "Enter \(secret == "password" ? "Password" : "Passcode")")
+          : .null,
+        "secret": .string(secret),
       ])
   }
+
+  /// The longest login password an agent may send (localauthd-password-helper's PASSWORD_MAX).
+  static let maxPasswordBytes = 512
 
   /// Sends an agent notification about an evaluation to the agent that shows it.
   func notifyAgent(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
@@ -133,15 +142,19 @@ extension Broker {
     case "fallback": answer = .fallback
     case "passcode":
       let passcode = try params.passcode()
-      guard (1...64).contains(passcode.utf8.count) else {
-        throw .invalidParams("passcode", "must be 1–64 bytes")
+      // A login password may be longer than a passcode (up to the helper's limit).
+      let password = evaluation.sensor.flatMap(sensors.driver(named:)) is any LoginPasswordSensor
+      let limit = password ? Self.maxPasswordBytes : 64
+      guard (1...limit).contains(passcode.utf8.count) else {
+        throw .invalidParams("passcode", "must be 1–\(limit) bytes")
       }
       guard evaluation.askingForPasscode else {
         throw RPCError(
           .invalidParams, "The prompt is not asking for the passcode.",
           data: ["field": "action", "reason": "notAskingForPasscode"])
       }
-      answer = .passcode(passcode)
+      // A copy of the broker's own, wiped once judged (the parsed one is the server's to wipe).
+      answer = .passcode(SecretWipe.ownedCopy(of: passcode))
     default:
       throw .invalidParams("action", "must be 'cancel', 'fallback' or 'passcode'")
     }

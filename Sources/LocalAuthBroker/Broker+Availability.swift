@@ -48,20 +48,51 @@ extension Broker {
       return .failure(readiness.removable ? .biometryDisconnected : .biometryNotAvailable)
     }
     let standing = owners.standing(owner)
-    if needsPasscode && !standing.hasPasscode { return .failure(.passcodeNotSet) }
+    if needsPasscode && !standing.hasPasscode && loginPasswordSensor(owner: owner) == nil {
+      return .failure(.passcodeNotSet)
+    }
     if !readiness.enrolled { return .failure(.biometryNotEnrolled) }
     if standing.biometryLockedOut { return .failure(.biometryLockout) }
     return .success(sensor)
   }
 
-  /// Whether the passcode can be asked for.
+  /// Whether the passcode can be asked for, and on which sensor: the first passcode sensor in the
+  /// configuration's order that can serve `owner`, a login-password sensor when the owner's account
+  /// has a usable password (docs/owners-and-agents.md, "The login password"), a simulated passcode
+  /// sensor when the owner has set a localauthd passcode. passcodeNotSet when none can.
   func passcodeAvailability(owner: UInt32) -> Result<any SensorDriver, ErrorCode> {
-    guard ownerState(owner).passcode != nil,
-      let sensor = sensors.drivers.first(where: {
-        $0.kind == .passcode && $0.state(for: owner).available
-      })
-    else { return .failure(.passcodeNotSet) }
-    return .success(sensor)
+    let hasPasscode = ownerState(owner).passcode != nil
+    for driver in sensors.drivers where driver.kind == .passcode {
+      if driver is any LoginPasswordSensor {
+        let readiness = driver.readiness(for: owner)
+        if readiness.available && readiness.enrolled { return .success(driver) }
+      } else if hasPasscode && driver.state(for: owner).available {
+        return .success(driver)
+      }
+    }
+    return .failure(.passcodeNotSet)
+  }
+
+  /// The login-password sensor that can serve `owner` now (an account with a usable password), if any.
+  func loginPasswordSensor(owner: UInt32) -> (any LoginPasswordSensor)? {
+    for driver in sensors.drivers where driver.kind == .passcode {
+      guard let sensor = driver as? any LoginPasswordSensor else { continue }
+      let readiness = sensor.readiness(for: owner)
+      if readiness.available && readiness.enrolled { return sensor }
+    }
+    return nil
+  }
+
+  /// What the passcode stage of `owner` asks for on the wire (`secret` in agent.prompt and
+  /// agent.passcode): "password" for the login password, "passcode" for localauthd's own.
+  func passcodeSecret(owner: UInt32) -> String {
+    guard case .success(let sensor) = passcodeAvailability(owner: owner) else { return "passcode" }
+    return passcodeSecret(of: sensor)
+  }
+
+  /// "password" when `sensor` is a login-password sensor, "passcode" otherwise.
+  func passcodeSecret(of sensor: any SensorDriver) -> String {
+    sensor is any LoginPasswordSensor ? "password" : "passcode"
   }
 
   /// Whether a paired companion is in reach.

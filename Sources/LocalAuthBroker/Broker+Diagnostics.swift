@@ -62,11 +62,14 @@ extension Broker {
     {
       correct = ConstantTime.equal(Array(digits.utf8), bytes)
     }
+    // A trace keeps that a passcode was typed, never what: its text stays out of the trace's memory.
+    var kept = event
+    if case .passcode = event { kept = .passcode("") }
     trace.append(
       TraceEvent(
         at: diagnosticsNow,
         what: .capture(
-          sensor: sensor, event: event, askedAt: askedAt,
+          sensor: sensor, event: kept, askedAt: askedAt,
           correctPasscode: correct)),
       limit: configuration.diagnostics.traceEventsPerEvaluation)
   }

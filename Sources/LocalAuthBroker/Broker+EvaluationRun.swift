@@ -95,7 +95,12 @@ extension Broker {
       case .judge(let guess):
         // A guess that arrives while the back-off runs (another guess, or an oldPasscode, started
         // it while this prompt was parked) is not judged: the wait comes first.
-        let verdict = await judgePasscodeGuess(guess, owner: evaluation.owner.uid)
+        // A system evaluation never reaches the passcode stage (sudo, su and polkit stay
+        // biometric-only); were it to, no login password would be checked for it.
+        let verdict = await judgePasscodeGuess(
+          guess, owner: evaluation.owner.uid,
+          on: evaluation.isSystem && driver is any LoginPasswordSensor ? nil : driver,
+          account: evaluation.owner)
         try Task.checkCancellation()
         step = run.judged(verdict, facts(run, evaluation))
       }
@@ -141,15 +146,21 @@ extension Broker {
         log.notice(
           "biometry locked out for uid \(uid) after \(failures) consecutive failed matches")
       case .fallbackToPasscode(let reason):
-        notify(evaluation, Notification.fallback, ["to": "passcode", "reason": .string(reason)])
+        let secret = JSONValue.string(passcodeSecret(owner: evaluation.owner.uid))
+        notify(
+          evaluation, Notification.fallback,
+          ["to": "passcode", "reason": .string(reason), "secret": secret])
         notifyAgent(
           evaluation, Notification.agentFeedback,
-          ["feedback": "fallback", "to": "passcode", "reason": .string(reason)])
+          ["feedback": "fallback", "to": "passcode", "reason": .string(reason), "secret": secret])
         monitor(evaluation, "fallback", ["to": "passcode"])
         traceFallback(evaluation, to: "passcode", reason: reason)
       case .askForPasscode(let sensor):
         evaluation.askingForPasscode = true
-        notifyAgent(evaluation, Notification.agentPasscode, ["sensor": .string(sensor)])
+        let secret = sensors.driver(named: sensor).map(passcodeSecret(of:)) ?? "passcode"
+        notifyAgent(
+          evaluation, Notification.agentPasscode,
+          ["sensor": .string(sensor), "secret": .string(secret)])
       case .passcodeSucceeded(let uid):
         updateOwner(uid) { $0.passcodeSucceeded() }
       }

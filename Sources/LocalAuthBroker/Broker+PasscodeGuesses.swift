@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import Sensors
 
 /// One passcode guess to judge: typed digits, or a scripted sensor's right or wrong entry.
 enum PasscodeGuess: Equatable {
@@ -19,7 +20,23 @@ extension Broker {
   /// back-off is checked when the guess arrives, not when the prompt opened, and one guess is judged
   /// at a time per owner, so every guess is one step of the schedule and none slips in between.
   /// A right guess clears the passcode counters (the caller clears more); a wrong one counts.
-  func judgePasscodeGuess(_ guess: PasscodeGuess, owner: UInt32) async -> PasscodeVerdict {
+  /// On a login-password sensor (`on`), a typed guess is checked as `owner`'s login password instead
+  /// (through the sensor's injected checker: PAM in the root helper), and counts in the same back-off;
+  /// the typed text (the agent's answer, `SecretWipe.ownedCopy`: never a literal) is wiped once
+  /// judged, however the guess ends. A check that could not be made is not a guess: not counted,
+  /// answered as a one-second wait.
+  func judgePasscodeGuess(
+    _ guess: PasscodeGuess, owner: UInt32, on sensor: (any SensorDriver)? = nil,
+    account: SensorOwner? = nil
+  ) async -> PasscodeVerdict {
+    let verdict = await judge(guess, owner: owner, on: sensor, account: account)
+    if case .typed(let text) = guess, sensor is any LoginPasswordSensor { SecretWipe.wipe(text) }
+    return verdict
+  }
+
+  private func judge(
+    _ guess: PasscodeGuess, owner: UInt32, on sensor: (any SensorDriver)?, account: SensorOwner?
+  ) async -> PasscodeVerdict {
     if let notBefore = ownerState(owner).passcodeRetryNotBefore, time.now() < notBefore {
       return .notJudged(retryAfterSeconds: secondsUntil(notBefore))
     }
@@ -30,9 +47,18 @@ extension Broker {
     let right: Bool
     switch guess {
     case .scripted(let scripted): right = scripted
-    case .typed(let digits):
-      if let stored = ownerState(owner).passcode {
-        right = await hasher.verify(digits, against: stored)
+    case .typed(let text):
+      if let password = sensor as? any LoginPasswordSensor {
+        let check = await password.checkPassword(
+          text, owner: account ?? SensorOwner(uid: owner, name: "uid-\(owner)"))
+        guard check != .unavailable else {
+          log.notice(
+            "the login password of uid \(owner) could not be checked (password helper unreachable)")
+          return .notJudged(retryAfterSeconds: 1)
+        }
+        right = check == .right
+      } else if let stored = ownerState(owner).passcode {
+        right = await hasher.verify(text, against: stored)
       } else {
         right = false
       }

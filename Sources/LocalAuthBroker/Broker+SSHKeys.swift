@@ -23,7 +23,13 @@ extension Broker {
         return try broker.answerAfterStore(client, makeResponder) {
           () async throws(RPCError) -> JSONValue in
           let keys = try await lane.run { store in try store.sshKeys(uid: uid) }
-          return ["keys": .array(keys.map(broker.sshKeyEntry))]
+          let outcomes = await broker.sshKeyOutcomes(uid: uid, names: keys.map(\.name))
+          return [
+            "keys": .array(
+              zip(keys, outcomes).map { key, outcome in
+                broker.sshKeyEntry(key, lastOutcome: outcome)
+              })
+          ]
         }
       },
       .deferred(SSHKeyDeleteRequest.self) {
@@ -92,14 +98,28 @@ extension Broker {
     return [:]
   }
 
-  /// The wire form of a key: never anything private.
-  nonisolated func sshKeyEntry(_ record: SSHKeyRecord) -> JSONValue {
+  /// How each of `uid`'s keys `names` last ended a signature since start.
+  func sshKeyOutcomes(uid: UInt32, names: [String]) -> [SSHKeyOutcome?] {
+    names.map { sshKeys.lastOutcome(uid: uid, name: $0) }
+  }
+
+  /// The wire form of a key: never anything private. `lastOutcome`: how its latest signature since
+  /// the daemon started ended, `{outcome, reason?, at}`, or null.
+  nonisolated func sshKeyEntry(_ record: SSHKeyRecord, lastOutcome: SSHKeyOutcome? = nil)
+    -> JSONValue
+  {
     let key = SSHPublicKey(x963: record.publicKey.x963)
     return [
       "name": .string(record.name), "publicKey": .string(key.line(comment: record.name)),
       "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
       "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt).json,
       "lastUsedAt": record.lastUsedAt.map { timestamp($0).json } ?? .null,
+      "lastOutcome": lastOutcome.map { outcome in
+        [
+          "outcome": .string(outcome.outcome),
+          "reason": outcome.reason.map(JSONValue.string) ?? .null, "at": timestamp(outcome.at).json,
+        ]
+      } ?? .null,
     ]
   }
 

@@ -45,6 +45,7 @@ extension Broker {
         throw error
       }
       if stale { sshKeys.used(uid: uid, name: name, at: now) }
+      sshKeys.noteOutcome(uid: uid, name: name, SSHKeyOutcome(outcome: "signed", at: now))
       logSignature(entry, atOnce: atOnce)
       return [
         "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
@@ -52,6 +53,11 @@ extension Broker {
       ]
     } catch {
       entry.outcome = error.code.name
+      // Why it was refused, for `ssh-key list` as for the journal (not only the agent's stderr).
+      sshKeys.noteOutcome(
+        uid: uid, name: name,
+        SSHKeyOutcome(
+          outcome: error.code.name, reason: error.data["reason"]?.stringValue, at: wallDate()))
       if entry.requestID.isEmpty {
         entry.requestID = error.data["requestID"]?.stringValue ?? ""
       }

@@ -11,6 +11,7 @@ import SSHAgent
 struct SSHKeyCache {
   private var records: [String: SSHKeyRecord] = [:]
   private var contexts: [String: AuthContext] = [:]
+  private var outcomes: [String: SSHKeyOutcome] = [:]
 
   /// The cached record of `uid`'s key `name`.
   func record(uid: UInt32, name: String) -> SSHKeyRecord? { records[Self.key(uid, name)] }
@@ -25,6 +26,14 @@ struct SSHKeyCache {
     records[Self.key(uid, name)]?.lastUsedAt = date
   }
 
+  /// Notes how the key's latest signature ended (since start; `sshKey.list`'s `lastOutcome`).
+  mutating func noteOutcome(uid: UInt32, name: String, _ outcome: SSHKeyOutcome) {
+    outcomes[Self.key(uid, name)] = outcome
+  }
+
+  /// How `uid`'s key `name` last ended a signature since start, if it signed or was refused.
+  func lastOutcome(uid: UInt32, name: String) -> SSHKeyOutcome? { outcomes[Self.key(uid, name)] }
+
   /// Forgets the record of a key whose use failed (it may be gone from the store).
   mutating func forgetRecord(uid: UInt32, name: String) { records[Self.key(uid, name)] = nil }
 
@@ -33,6 +42,7 @@ struct SSHKeyCache {
     let prefix = Self.key(uid, name) + "/"
     contexts = contexts.filter { !$0.key.hasPrefix(prefix) }
     records[Self.key(uid, name)] = nil
+    outcomes[Self.key(uid, name)] = nil
   }
 
   /// The key's context, made on first use; while it is busy, a context of the signature's own
@@ -53,4 +63,15 @@ struct SSHKeyCache {
   }
 
   private static func key(_ uid: UInt32, _ name: String) -> String { "\(uid)/\(name)" }
+}
+
+/// How a key's signature ended: "signed", or the LAError (or other error) name with its
+/// `data.reason` when there is one, and when. Value type.
+struct SSHKeyOutcome: Equatable {
+  /// "signed", or the error's name (passcodeNotSet, userCancel, notInteractive, ...).
+  var outcome: String
+  /// The error's `data.reason` (noAgent, timeout, ...), if any.
+  var reason: String?
+  /// When.
+  var at: Date
 }

@@ -116,13 +116,16 @@ public struct LAAgentPrompt: Sendable, Equatable {
   public var cancelTitle: String
   /// The fallback button's title; nil when the app hid it.
   public var fallbackTitle: String?
+  /// What the passcode stage asks for: the user's login password or localauthd's own passcode.
+  public var secret: LAPasscodeSecret
 
   /// A prompt (for previews and tests; the daemon's come from `LAPromptAgent.register`).
   public init(
     requestID: String, clientName: String, clientPID: Int, clientUID: Int, user: String,
     policy: String, localizedReason: String, sensor: String?, cancelTitle: String,
-    fallbackTitle: String?
+    fallbackTitle: String?, secret: LAPasscodeSecret = .passcode
   ) {
+    self.secret = secret
     self.requestID = requestID
     self.clientName = clientName
     self.clientPID = clientPID
@@ -147,7 +150,20 @@ public struct LAAgentPrompt: Sendable, Equatable {
     sensor = params["sensor"]?.stringValue
     cancelTitle = params["cancelTitle"]?.stringValue ?? "Cancel"
     fallbackTitle = params["fallbackTitle"]?.stringValue
+    secret = params["secret"]?.stringValue == "password" ? .password : .passcode
   }
+}
+
+/// What a prompt's passcode stage asks for (`secret` in agent.prompt and agent.passcode;
+/// docs/protocol.md, "Prompt agents").
+public enum LAPasscodeSecret: String, Sendable, Equatable {
+  /// localauthd's own passcode (`localauthctl passcode set`, or a simulation's).
+  case passcode
+  /// The user's login password (a `Kind=password` sensor), as on a Mac.
+  case password
+
+  /// The word a prompt shows: "Password" or "Passcode".
+  public var title: String { self == .password ? "Password" : "Passcode" }
 }
 
 /// What happens to the prompts an agent shows.

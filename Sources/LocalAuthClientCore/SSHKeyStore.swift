@@ -17,6 +17,9 @@ public struct SSHKey: Sendable, Equatable {
   public var createdAt: Date
   /// When it last signed.
   public var lastUsedAt: Date?
+  /// How its latest signature since the daemon started ended: "signed", or why it was refused
+  /// (the LAError's name, and its reason after a colon: "notInteractive: noAgent").
+  public var lastOutcome: String?
 
   /// Reads a key from an `sshKey.*` answer.
   init(_ value: JSONValue) throws {
@@ -36,6 +39,11 @@ public struct SSHKey: Sendable, Equatable {
     reuseSeconds = reuse
     createdAt = Date(timeIntervalSince1970: created)
     lastUsedAt = object["lastUsedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
+    lastOutcome = object["lastOutcome"]?.objectValue.flatMap { last in
+      last["outcome"]?.stringValue.map { outcome in
+        last["reason"]?.stringValue.map { "\(outcome): \($0)" } ?? outcome
+      }
+    }
   }
 
   /// The X9.63 public point, from the public key line's blob.

@@ -35,15 +35,17 @@ extension OutputFormatter {
     json ? encode(.object(Self.sshKeyObject(key))) : key.publicKeyLine
   }
 
-  /// `ssh-key list`: name, fingerprint, policy, reuse window, created and last used.
+  /// `ssh-key list`: name, fingerprint, policy, reuse window, created, last used and how the latest
+  /// signature since the daemon started ended.
   public func sshKeys(_ keys: [SSHKey], now: Date = Date()) -> String {
     if json { return encode(["keys": .array(keys.map { .object(Self.sshKeyObject($0)) })]) }
     guard !keys.isEmpty else { return "no SSH keys (create one: localauthctl ssh-key create NAME)" }
-    let header = ["NAME", "FINGERPRINT", "POLICY", "REUSE", "CREATED", "LAST USED"]
+    let header = ["NAME", "FINGERPRINT", "POLICY", "REUSE", "CREATED", "LAST USED", "LAST OUTCOME"]
     let rows = keys.map { key in
       [
         key.name, key.fingerprint, key.policy.rawValue, "\(key.reuseSeconds)s",
         Self.age(key.createdAt, now: now), key.lastUsedAt.map { Self.age($0, now: now) } ?? "never",
+        key.lastOutcome ?? "-",
       ].map(PrintableText.escaped)
     }
     return table([header] + rows)
@@ -56,6 +58,7 @@ extension OutputFormatter {
       "reuseSeconds": .int(key.reuseSeconds),
       "createdAt": .number(JSONNumber(key.createdAt.timeIntervalSince1970)),
       "lastUsedAt": key.lastUsedAt.map { .number(JSONNumber($0.timeIntervalSince1970)) } ?? .null,
+      "lastOutcome": key.lastOutcome.map(JSONValue.string) ?? .null,
     ]
   }
 

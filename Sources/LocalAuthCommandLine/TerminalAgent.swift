@@ -151,8 +151,8 @@ struct PromptSession {
     case .passcodeRequested(let requestID):
       guard requestID == current?.requestID else { return }
       askingPasscode = true
-      typed = []
-      write("  Passcode: ")
+      wipeTyped()
+      write("  \(secretTitle): ")
     case .feedback(
       let requestID, let feedback, let attempt, let retryAfter, let lockedOut, let offered):
       guard requestID == current?.requestID else { return }
@@ -160,29 +160,43 @@ struct PromptSession {
         write("  Not recognized. Too many failed attempts: biometry is locked out.\n")
         return
       }
-      write(Self.describe(feedback, attempt: attempt, retryAfter: retryAfter) + "\n")
+      write(
+        Self.describe(
+          feedback, attempt: attempt, retryAfter: retryAfter, secret: current?.secret ?? .passcode)
+          + "\n")
       if offered, !fallbackOffered, let title = current?.fallbackTitle {
         fallbackOffered = true
         write("  f: \(TerminalText.sanitize(title, limit: 40))\n")
       }
-      if feedback == "wrongPasscode" && askingPasscode { write("  Passcode: ") }
+      if feedback == "wrongPasscode" && askingPasscode { write("  \(secretTitle): ") }
     case .ended(let requestID, let result):
       guard requestID == current?.requestID else { return }
       write("  Result: \(TerminalText.sanitize(result, limit: 64))\n")
       current = nil
       askingPasscode = false
-      typed = []
+      wipeTyped()
     }
   }
 
-  static func describe(_ feedback: String, attempt: Int?, retryAfter: Int?) -> String {
+  /// "Password" or "Passcode": what the prompt on screen asks for.
+  var secretTitle: String { (current?.secret ?? .passcode).title }
+
+  /// Zeroes what was typed and empties it.
+  mutating func wipeTyped() {
+    SecretWipe.wipe(&typed)
+  }
+
+  static func describe(
+    _ feedback: String, attempt: Int?, retryAfter: Int?, secret: LAPasscodeSecret = .passcode
+  ) -> String {
     let attemptText = attempt.map { " (attempt \($0))" } ?? ""
+    let word = secret.rawValue
     switch feedback {
     case "noMatch": return "  Not recognized\(attemptText). Try again."
-    case "wrongPasscode": return "  Wrong passcode\(attemptText)."
+    case "wrongPasscode": return "  Wrong \(word)\(attemptText)."
     case "passcodeDelay":
-      return "  Too many wrong passcodes: the next try waits \(retryAfter ?? 0) s."
-    case "fallback": return "  Switching to the passcode."
+      return "  Too many wrong \(word)s: the next try waits \(retryAfter ?? 0) s."
+    case "fallback": return "  Switching to the \(word)."
     case "awaitingChoice":
       return "  No more tries on this sensor: f takes the fallback, Esc or Ctrl-C cancels."
     case "fallbackNotOffered":
@@ -210,16 +224,23 @@ struct PromptSession {
       if !typed.isEmpty { typed.removeLast() }
     case 0x0D,
       0x0A where askingPasscode:
-      let passcode = String(decoding: typed, as: UTF8.self)
-      typed = []
+      // Built straight from the typed bytes (no copy besides), sent once, then both are zeroed.
+      let passcode = typed.withUnsafeBufferPointer { typedBytes in
+        String(unsafeUninitializedCapacity: typedBytes.count) { target in
+          _ = target.initialize(from: typedBytes)
+          return typedBytes.count
+        }
+      }
+      wipeTyped()
       write("\n")
       guard !passcode.isEmpty else {
-        write("  Passcode: ")
+        write("  \(secretTitle): ")
         return .handled
       }
       await send { try await agent.submitPasscode(passcode, for: prompt.requestID) }
+      SecretWipe.wipe(passcode)
     case 0x20...0x7E where askingPasscode:
-      if typed.count < 64 { typed.append(key) }
+      if typed.count < (prompt.secret == .password ? 512 : 64) { typed.append(key) }
     case 0x20...0x7E where !toldKeysIgnored:
       // Never drop keys silently: a passcode typed before it is asked for is not kept.
       toldKeysIgnored = true

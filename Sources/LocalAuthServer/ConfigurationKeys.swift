@@ -69,6 +69,7 @@ public enum ConfigurationKeys {
     "HangTimeoutMs",
     "RestartDelayMs",
     "RestartMaxDelayMs",
+    "Socket",
   ]
 
   /// The keys of every `[AppID.ID]` section.

@@ -288,9 +288,14 @@ public enum ConfigurationParser {
         s.kind = .touchID
         return
       }
+      if value == "password" {
+        s.driver = .password
+        s.kind = .passcode
+        return
+      }
       guard let kind = SensorKind(rawValue: value) else {
         throw .init(
-          "must be exec, fprintd or one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))"
+          "must be exec, fprintd, password or one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))"
         )
       }
       s.kind = kind
@@ -313,6 +318,11 @@ public enum ConfigurationParser {
     case "RestartDelayMs": s.exec.restartDelay = .milliseconds(try integer(value, 1...600_000))
     case "RestartMaxDelayMs":
       s.exec.restartMaxDelay = .milliseconds(try integer(value, 1...3_600_000))
+    case "Socket":
+      guard value.hasPrefix("/"), value.utf8.count < 108 else {
+        throw .init("must be an absolute path shorter than 108 bytes")
+      }
+      s.passwordSocket = value
     case "Available": s.available = try boolean(value)
     case "Removable": s.removable = try boolean(value)
     case "Enrolled" where value.isEmpty: s.enrolled = []

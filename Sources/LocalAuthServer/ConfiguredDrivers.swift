@@ -6,7 +6,8 @@ import Sensors
 extension SensorRegistry {
   /// The drivers a configuration describes, built and not started (`start()` runs them; a reload
   /// offers them to the running ones, `reloaded(_:)`): simulated ones, out-of-process drivers
-  /// (`Kind=exec`) and fprintd (`Kind=fprintd`, on `bus`; simulated without one).
+  /// (`Kind=exec`), fprintd (`Kind=fprintd`, on `bus`; simulated without one) and the login password
+  /// (`Kind=password`, through localauthd-password-helper).
   public static func configured(
     from configuration: DaemonConfiguration, time: any TimeSource, log: any EvaluationLog,
     bus: (any BusLoop)? = nil
@@ -20,6 +21,9 @@ extension SensorRegistry {
         case .fprintd:
           guard let bus else { return driver }
           return FprintdSensor(name: sensor.name, loop: bus, log: { line in log.notice(line) })
+        case .password:
+          return PasswordSensor(
+            name: sensor.name, checker: HelperPasswordChecker(socketPath: sensor.passwordSocket))
         case .exec:
           return ExecSensor(
             name: sensor.name, kind: sensor.kind, settings: sensor.exec,

@@ -23,10 +23,14 @@ public struct SensorConfiguration: Sendable, Equatable {
   public var defaultDelayMilliseconds = 0
   /// Passcode= (passcode sensors only): the device passcode at start.
   public var passcode: String?
-  /// Which driver serves the sensor: Kind=exec or Kind=fprintd choose a real one (default simulated).
+  /// Which driver serves the sensor: Kind=exec, Kind=fprintd or Kind=password choose a real one (default simulated).
   public var driver: SensorDriverChoice = .simulated
   /// Exec=, StartTimeoutMs=, PingIntervalMs=, HangTimeoutMs=, RestartDelayMs=, RestartMaxDelayMs= (Kind=exec).
   public var exec = ExecDriverSettings(command: [])
+  /// Socket= (Kind=password): the password helper's socket.
+  public var passwordSocket = SensorConfiguration.defaultPasswordSocket
+  /// The password helper's socket under systemd (localauthd-password.socket).
+  public static let defaultPasswordSocket = "/run/localauthd/password.sock"
 
   /// A sensor section with defaults.
   public init(name: String, kind: SensorKind) {
@@ -43,6 +47,8 @@ public enum SensorDriverChoice: String, Sendable, Equatable {
   case exec
   /// fprintd over the system bus (a touchID sensor).
   case fprintd
+  /// The owner's login password through localauthd-password-helper (a passcode sensor).
+  case password
 }
 
 /// Everything `/etc/localauthd/localauthd.conf` says, with a built-in default for every key.

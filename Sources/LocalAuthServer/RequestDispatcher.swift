@@ -1,3 +1,4 @@
+import Glibc
 import LocalAuthBroker
 import LocalAuthConcurrency
 import LocalAuthProtocol
@@ -31,6 +32,7 @@ struct RequestDispatcher {
         buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
+        if request.method == AgentRespondRequest.method { wipeSecret(of: &request, frame: bytes) }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.
@@ -51,6 +53,22 @@ struct RequestDispatcher {
       case .batch(let elements):
         handleBatch(elements, on: connection)
       }
+    }
+  }
+
+  /// An agent's answer may carry a passcode or login password: once the broker has taken its own copy,
+  /// the parsed string and the line's bytes in the read buffer are zeroed (docs/limits-and-threat-model.md,
+  /// "The login password"). The parser's strings are its own (never literals), so they may be wiped.
+  /// Not when the request names a `user`: an admin's request may wait for the account's lookup.
+  /// A short string lives inside its member: the member is overwritten in place as well.
+  private func wipeSecret(of request: inout RPCRequest, frame: UnsafeBufferPointer<UInt8>) {
+    guard request.params["user"] == nil else { return }
+    if case .string(let secret)? = request.params["passcode"] {
+      SecretWipe.wipe(secret)
+      request.params["passcode"] = .string("")
+    }
+    if let base = frame.baseAddress {
+      explicit_bzero(UnsafeMutableRawPointer(mutating: base), frame.count)
     }
   }
 

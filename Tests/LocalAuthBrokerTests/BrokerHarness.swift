@@ -25,7 +25,8 @@ final class BrokerHarness: Sendable {
     passcode: String? = "1234",
     removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
     rightStore: RightStore? = nil, owners: OwnerMode = .device, faceReportsArming: Bool = false,
-    hostNames: any HostNameDirectory = NoVerifiedHostNames()
+    hostNames: any HostNameDirectory = NoVerifiedHostNames(),
+    password: PasswordSensor? = nil
   ) {
     // One device owner (uid 0) unless a test asks for per-user owners: most broker tests are about one person.
     var configuration = configuration
@@ -43,7 +44,9 @@ final class BrokerHarness: Sendable {
     self.arming = arming
     broker = Broker(
       configuration: configuration,
-      sensors: SensorRegistry([arming ?? face, passcodeSensor, companion]),
+      // A login-password sensor, when given, comes before the simulated passcode (the package's order).
+      sensors: SensorRegistry(
+        [arming ?? face] + (password.map { [$0] } ?? []) + [passcodeSensor, companion]),
       passcode: passcode,
       time: clock, random: SystemRandomSource(), log: SilentLog(), accounts: SystemAccounts(),
       processes: SystemProcesses(), executor: executor,

@@ -43,6 +43,28 @@ import Testing
     _ = directory
   }
 
+  /// `sshKey.list` says how each key's latest signature ended, refused (with the LAError) or signed,
+  /// so that the reason reaches the user, not only the agent's stderr (issue 31).
+  @Test func theListShowsEachKeysLastOutcome() async throws {
+    let (harness, directory) = try rightsHarness()
+    let client = await harness.connect()
+    _ = try await create(client, "work")
+    _ = try await create(client, "idle")
+    func lastOutcome(_ name: String) async -> JSONValue? {
+      let keys = await client.call(Method.sshKeyList)?.object?["keys"]?.arrayValue ?? []
+      return keys.first { $0.objectValue?["name"] == .string(name) }?.objectValue?["lastOutcome"]
+    }
+    #expect(await lastOutcome("work") == .null, "no signature yet")
+    _ = harness.face.script([.cancel], replace: true)
+    #expect(await sign(client, "work")?.code == .userCancel)
+    #expect(await lastOutcome("work")?.objectValue?["outcome"] == "userCancel")
+    _ = harness.face.script([.match(identity: nil)], replace: true)
+    _ = await sign(client, "work")
+    #expect(await lastOutcome("work")?.objectValue?["outcome"] == "signed")
+    #expect(await lastOutcome("idle") == .null)
+    _ = directory
+  }
+
   /// A signature whose client leaves mid-evaluation ends (appCancel) instead of waiting forever:
   /// a client that signs and disconnects, again and again, leaves nothing behind in the daemon.
   @Test func aSignatureWhoseClientLeavesEnds() async throws {

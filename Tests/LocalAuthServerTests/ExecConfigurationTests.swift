@@ -36,7 +36,7 @@ import Testing
         "[Sensor.face]\nKind=exec\nExec=/x\nBiometry=passcode", "must be faceID, touchID or opticID"
       ),
       ("[Sensor.face]\nKind=exec\nExec=/x\nHangTimeoutMs=1", "must be an integer from 10"),
-      ("[Sensor.face]\nKind=fingerprint", "must be exec, fprintd or one of"),
+      ("[Sensor.face]\nKind=fingerprint", "must be exec, fprintd, password or one of"),
     ]
     for (text, reason) in cases {
       #expect(throws: ConfigurationError.self) { try ConfigurationParser.parse(text, file: "t") }

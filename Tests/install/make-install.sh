@@ -19,14 +19,19 @@ for file in usr/libexec/localauthd usr/bin/localauthctl usr/lib/systemd/system/l
     usr/share/doc/localauthd/localauthd.conf.example usr/share/man/man8/localauthd.8 \
     usr/share/man/man1/localauthctl.1 usr/share/man/man5/localauthd.conf.5 usr/share/man/man8/pam_localauthd.8 \
     usr/share/bash-completion/completions/localauthctl usr/share/zsh/vendor-completions/_localauthctl \
+    usr/libexec/localauthd-password-helper usr/lib/systemd/system/localauthd-password.socket \
+    usr/lib/systemd/system/localauthd-password@.service etc/pam.d/localauthd-password \
+    usr/share/man/man8/localauthd-password-helper.8 \
     "usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security/pam_localauthd.so"; do
     check "installed /$file" test -f "$STAGE/$file"
 done
-for binary in usr/libexec/localauthd usr/bin/localauthctl; do
+for binary in usr/libexec/localauthd usr/bin/localauthctl usr/libexec/localauthd-password-helper; do
     check "/$binary is stripped" bash -c "! readelf -S '$STAGE/$binary' | grep -Eq '\.symtab|\.debug_info'"
 done
 check "the stripped localauthd runs (--version)" "$STAGE/usr/libexec/localauthd" --version
 check "the stripped localauthctl runs (--help)" bash -c "'$STAGE/usr/bin/localauthctl' --help >/dev/null"
+check "the password unit runs the installed helper" \
+    grep -qx 'ExecStart=/usr/libexec/localauthd-password-helper localauthd' "$STAGE/usr/lib/systemd/system/localauthd-password@.service"
 
 check "make uninstall (unchanged configuration)" make -s uninstall DESTDIR="$STAGE" PREFIX=/usr
 left=$(find "$STAGE" -type f -o -type l)

@@ -46,6 +46,10 @@ done
 pam_module=$(cd "$RUN/contents" && ls usr/lib/*/security/pam_localauthd.so 2>/dev/null)
 check "the package ships the PAM module, stripped (${pam_module:-missing})" \
     bash -c "[ -n '$pam_module' ] && ! readelf -S '$RUN/contents/$pam_module' | grep -Eq '\.symtab|\.debug_info'"
+check "the package ships the password helper, stripped, with its units and PAM service" \
+    bash -c "cd '$RUN/contents' && ! readelf -S usr/libexec/localauthd-password-helper | grep -Eq '\.symtab|\.debug_info' &&
+      test -f lib/systemd/system/localauthd-password.socket -a -f lib/systemd/system/localauthd-password@.service \
+        -a -f etc/pam.d/localauthd-password -a -f usr/share/man/man8/localauthd-password-helper.8.gz"
 depends=$(dpkg-deb -f "$DEB" Depends)
 echo "     Depends: $depends"
 for library in libssl3 libsqlite3-0 libsystemd0 libpam0g; do
@@ -53,8 +57,8 @@ for library in libssl3 libsqlite3-0 libsystemd0 libpam0g; do
 done
 if [ -f "$DBGSYM" ]; then
     symbols=$(dpkg-deb -c "$DBGSYM" | grep -c 'usr/lib/debug/.build-id/.*\.debug$')
-    check "the -dbgsym package holds the debug symbols of both binaries and the PAM module ($symbols files)" \
-        test "$symbols" -eq 3
+    check "the -dbgsym package holds the debug symbols of both binaries, the PAM module and the password helper ($symbols files)" \
+        test "$symbols" -eq 4
 else
     fail "no -dbgsym package beside the package ($DBGSYM)"
 fi

@@ -34,13 +34,13 @@ for pair in $REQUIRED; do need_cmd "${pair#*:}"; done
 TOTAL_PASSED=0
 TOTAL_FAILED=0
 SUMMARY=()
-# fprintd-sudo.sh tries the .deb ($LOCALAUTHD_DEB, else the newest .build/deb/localauthd_*.deb).
+# fprintd-sudo.sh and login-password.sh try the .deb ($LOCALAUTHD_DEB, else the newest .build/deb/localauthd_*.deb).
 LOCALAUTHD_DEB=${LOCALAUTHD_DEB:-$(ls -t "$REPO"/.build/deb/localauthd_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)}
-for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh fprintd-sudo.sh; do
+for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh fprintd-sudo.sh login-password.sh; do
     echo "=== $harness ($LOCALAUTHD)"
     log=$(mktemp /tmp/localauthd-run-all.XXXXXX)
     argument=$LOCALAUTHD
-    [ "$harness" = fprintd-sudo.sh ] && argument=$LOCALAUTHD_DEB
+    [ "$harness" = fprintd-sudo.sh ] || [ "$harness" = login-password.sh ] && argument=$LOCALAUTHD_DEB
     "$HERE/$harness" "$argument" 2>&1 | tee "$log"
     rc=${PIPESTATUS[0]}
     counts=$(tail -n 1 "$log")

@@ -53,6 +53,21 @@ else
     fail "systemd-analyze verify: $(cat "$WORK/verify.log")"
 fi
 
+# The password helper's units (mk/password-helper.mk installs them): the socket with its template,
+# verified as one instance; the helper's sandbox scored like the daemon's.
+cp "$SRC/localauthd-password.socket" "$WORK/units/"
+sed "s|^ExecStart=/usr/libexec/localauthd-password-helper|ExecStart=$WORK/bin/localauthd|" \
+    "$SRC/localauthd-password@.service" >"$WORK/units/localauthd-password@.service"
+cp "$WORK/units/localauthd-password@.service" "$WORK/units/localauthd-password@0.service"
+check "systemd-analyze verify localauthd-password.socket localauthd-password@.service" \
+    systemd-analyze verify --man=no "$WORK/units/localauthd-password.socket" "$WORK/units/localauthd-password@0.service"
+check "the password socket: Accept=yes, the daemon's, mode 0600" bash -c \
+    "grep -qx 'Accept=yes' '$SRC/localauthd-password.socket' && grep -qx 'SocketUser=localauthd' '$SRC/localauthd-password.socket' && grep -qx 'SocketMode=0600' '$SRC/localauthd-password.socket'"
+helper_score=$(systemd-analyze security --offline=yes "$WORK/units/localauthd-password@0.service" 2>/dev/null |
+    sed -n 's/.*Overall exposure level for localauthd-password@0.service: \([0-9.]*\).*/\1/p')
+check "the password helper's security exposure ${helper_score:-?} <= 2.0" \
+    python3 -c "import sys; sys.exit(0 if float('${helper_score:-99}') <= 2.0 else 1)"
+
 score=$(systemd-analyze security --offline=yes "$SRC/localauthd.service" 2>/dev/null |
     sed -n 's/.*Overall exposure level for localauthd.service: \([0-9.]*\).*/\1/p')
 echo "     systemd-analyze security --offline=yes systemd/localauthd.service: ${score:-?}"
