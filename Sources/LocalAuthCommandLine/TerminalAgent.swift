@@ -221,12 +221,18 @@ struct PromptSession {
       await send { try await agent.fallback(prompt.requestID) }
     case 0x7F,
       0x08 where askingPasscode:
-      if !typed.isEmpty { typed.removeLast() }
+      // The erased byte is zeroed, not only forgotten (the buffer keeps its capacity).
+      if !typed.isEmpty {
+        typed[typed.count - 1] = 0
+        typed.removeLast()
+      }
     case 0x0D,
       0x0A where askingPasscode:
       // Built straight from the typed bytes (no copy besides), sent once, then both are zeroed.
       let passcode = typed.withUnsafeBufferPointer { typedBytes in
-        String(unsafeUninitializedCapacity: typedBytes.count) { target in
+        // At least 32 bytes of capacity: a native string even when short, so the wipe below
+        // reaches its only bytes (a small string's would be inline in every copy).
+        String(unsafeUninitializedCapacity: max(typedBytes.count, 32)) { target in
           _ = target.initialize(from: typedBytes)
           return typedBytes.count
         }
@@ -240,6 +246,8 @@ struct PromptSession {
       await send { try await agent.submitPasscode(passcode, for: prompt.requestID) }
       SecretWipe.wipe(passcode)
     case 0x20...0x7E where askingPasscode:
+      // Room for the longest at once: appending never moves the typed bytes to a new buffer.
+      if typed.capacity < 512 { typed.reserveCapacity(512) }
       if typed.count < (prompt.secret == .password ? 512 : 64) { typed.append(key) }
     case 0x20...0x7E where !toldKeysIgnored:
       // Never drop keys silently: a passcode typed before it is asked for is not kept.

@@ -12,12 +12,14 @@ public enum SecretWipe {
     bytes.removeAll()
   }
 
-  /// A copy of `text` in storage of its own (never a literal's read-only bytes), made without any
-  /// intermediate buffer, so that `wipe(_:)` may zero it.
+  /// A copy of `text` in heap storage of its own (never a literal's read-only bytes, never a small
+  /// string's inline bytes: the capacity asked for is at least 32 bytes, so even a short secret
+  /// is one native string whose every copy shares that storage), made without any intermediate
+  /// buffer, so that `wipe(_:)` zeroes the only place its bytes are.
   public static func ownedCopy(of text: String) -> String {
     var text = text
     return text.withUTF8 { source in
-      String(unsafeUninitializedCapacity: source.count) { target in
+      String(unsafeUninitializedCapacity: max(source.count, 32)) { target in
         _ = target.initialize(from: source)
         return source.count
       }
@@ -25,14 +27,14 @@ public enum SecretWipe {
   }
 
   /// Zeroes the heap storage of `text` in place, for every copy that shares it (a native Swift
-  /// string of more than 15 UTF-8 bytes). A small string lives inline in its values, not on the
-  /// heap: it cannot be reached from here and is left as it is (docs/limits-and-threat-model.md).
-  /// Only for strings this process built at run time (`ownedCopy(of:)`, the JSON parser's): a
-  /// literal's bytes are read-only.
+  /// string: every `ownedCopy(of:)`, and the parser's of more than 15 UTF-8 bytes). A small string
+  /// lives inline in its values: here only a temporary copy of it is zeroed, so the holder of a
+  /// short parsed secret overwrites its own value (the server's request params do). Only for
+  /// strings this process built at run time: a literal's bytes are read-only.
   public static func wipe(_ text: String) {
     var text = text
     text.withUTF8 { buffer in
-      guard let base = buffer.baseAddress, buffer.count > 15 else { return }
+      guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
       explicit_bzero(UnsafeMutableRawPointer(mutating: base), buffer.count)
     }
   }
