@@ -84,6 +84,12 @@ final class AgentAnswers: Sendable {
 
   private let state = StateLock(State())
 
+  // A typed passcode or password kept but never taken (the prompt ended first) is zeroed with
+  // the evaluation: it is the broker's own copy (`SecretWipe.ownedCopy`), shared with no one.
+  deinit {
+    for case .passcode(let text) in state.withLock({ $0.pending }) { SecretWipe.wipe(text) }
+  }
+
   /// Hands an answer to the waiting capture, or keeps it for the next; false when `limit` are already kept.
   func put(_ answer: Answer) -> Bool {
     enum Outcome {
