@@ -129,7 +129,10 @@ let package = Package(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
       name: "RightStoreTests",
-      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress"]),
+      dependencies: [
+        "RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress", "TPMKeys",
+        "LocalAuthTestSupport",
+      ]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [

@@ -100,6 +100,7 @@ extension Broker {
       "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
       "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt),
       "lastUsedAt": record.lastUsedAt.map(timestamp) ?? .null,
+      "keyStore": .string(record.residence.rawValue),
     ]
   }
 

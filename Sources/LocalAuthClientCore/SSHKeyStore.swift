@@ -17,6 +17,9 @@ public struct SSHKey: Sendable, Equatable {
   public var createdAt: Date
   /// When it last signed.
   public var lastUsedAt: Date?
+  /// Where its private key lives: "tpm" (made inside the TPM, never leaves it) or "file" (sealed
+  /// under the device key); "file" from a daemon that does not say.
+  public var keyStore: String
 
   /// Reads a key from an `sshKey.*` answer.
   init(_ value: JSONValue) throws {
@@ -36,6 +39,7 @@ public struct SSHKey: Sendable, Equatable {
     reuseSeconds = reuse
     createdAt = Date(timeIntervalSince1970: created)
     lastUsedAt = object["lastUsedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
+    keyStore = object["keyStore"]?.stringValue ?? "file"
   }
 
   /// The X9.63 public point, from the public key line's blob.
