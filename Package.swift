@@ -22,6 +22,11 @@ let package = Package(
     .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(name: "CCryptoShim", dependencies: ["CLibCrypto"]),
+    // tpm2-tss's ESAPI, TCTI loader, marshaling and response-code text; then the TPM structures
+    // Swift cannot spell (tss2's constants are cast macros) and the Swift wrapper over both.
+    .systemLibrary(name: "CTSS2", pkgConfig: "tss2-esys", providers: [.apt(["libtss2-dev"])]),
+    .target(name: "CTPMShim", dependencies: ["CTSS2"]),
+    .target(name: "TPMKeys", dependencies: ["CTSS2", "CTPMShim"]),
 
     .target(name: "LocalAuthProtocol", linkerSettings: [.linkedLibrary("m")]),
     // The loop and lock primitives every threaded part shares: LoopBound, StateLock, TimeSource.
@@ -49,7 +54,8 @@ let package = Package(
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
-    .target(name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto", "RightsStorage"]),
+    .target(
+      name: "RightStore", dependencies: ["CSQLite", "LocalAuthCrypto", "RightsStorage", "TPMKeys"]),
     // The SSH agent protocol (draft-miller-ssh-agent) as OpenSSH speaks it: messages, keys, bindings.
     .target(name: "SSHAgent", dependencies: ["LocalAuthProtocol", "LocalAuthCrypto"]),
     .executableTarget(name: "rightstore-stress", dependencies: ["RightStore", "RightsStorage"]),
@@ -58,6 +64,7 @@ let package = Package(
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
         "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
+        "TPMKeys",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -117,10 +124,15 @@ let package = Package(
       exclude: ["ListenProbe"]),
     .testTarget(name: "LocalAuthCryptoTests", dependencies: ["LocalAuthCrypto"]),
     .testTarget(
+      name: "TPMKeysTests", dependencies: ["TPMKeys", "LocalAuthCrypto", "LocalAuthTestSupport"]),
+    .testTarget(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
       name: "RightStoreTests",
-      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress"]),
+      dependencies: [
+        "RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress", "TPMKeys",
+        "LocalAuthTestSupport",
+      ]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [

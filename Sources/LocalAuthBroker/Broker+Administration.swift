@@ -1,5 +1,6 @@
 import LocalAuthCrypto
 import LocalAuthProtocol
+import RightsStorage
 import Sensors
 
 extension Broker {
@@ -57,7 +58,20 @@ extension Broker {
       "queued": .int(queue.count),
       "storeRequests": .int(rights.backlog.total),
       "outcomes": .object(counts), "findings": findingCounts,
+      "keyStore": keyStore.map(Self.keyStoreEntry) ?? .null,
     ]
+  }
+
+  /// Where keys live, on the wire (docs/protocol.md, `broker.status`): `store` ("tpm" when new
+  /// keys are made in the TPM, else "file"), `deviceKey` ("tpm" or "file"), `tcti`, and
+  /// `unavailable` when no key can be used.
+  nonisolated static func keyStoreEntry(_ status: KeyStoreStatus) -> JSONValue {
+    var entry: JSONObject = [
+      "store": .string(status.newKeys.rawValue), "deviceKey": .string(status.deviceKey.rawValue),
+    ]
+    if let tcti = status.tcti { entry["tcti"] = .string(tcti) }
+    if let unavailable = status.unavailable { entry["unavailable"] = .string(unavailable) }
+    return .object(entry)
   }
 
   func startMonitoring(_ client: ClientSession) -> MonitorResult {

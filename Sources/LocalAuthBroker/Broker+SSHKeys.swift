@@ -120,6 +120,7 @@ extension Broker {
           "reason": outcome.reason.map(JSONValue.string) ?? .null, "at": timestamp(outcome.at).json,
         ]
       } ?? .null,
+      "keyStore": .string(record.residence.rawValue),
     ]
   }
 

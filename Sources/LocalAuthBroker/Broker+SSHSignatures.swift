@@ -11,6 +11,8 @@ extension Broker {
     let uid = client.peer.uid
     let name = request.name
     let record = try await sshKeyRecord(uid: uid, name: name, client: client)
+    // No prompt for a signature no key can give (the device key sealed to another TPM).
+    if let unavailable = keyStore?.unavailable { throw StoreFailure.keyUnavailable(unavailable) }
     let fingerprint = SSHPublicKey(x963: record.publicKey.x963).fingerprint
     var entry = SSHSignatureRecord(
       requestID: "", keyName: name, keyFingerprint: fingerprint,
@@ -31,12 +33,13 @@ extension Broker {
       let stale = record.lastUsedAt.map { now.timeIntervalSince($0) >= 60 } ?? true
       let signature: [UInt8]
       do throws(RPCError) {
-        // The signature unseals the key on the store's thread: one admitted store request, as
+        // The signature unseals the key, or asks the TPM, on the store's thread: one admitted
+        // store request, as
         // every other, so signatures passing a reuse window cannot crowd others off the store.
         try admitStoreRequest(of: client)
         defer { rights.release(uid: uid) }
         signature = try await rights.lane.run(notFound: "The SSH key was deleted.") { store in
-          let signature = try store.sshPrivateKey(for: record).signature(for: data)
+          let signature = try store.sshSignature(for: record, of: data)
           if stale { try store.markSSHKeyUsed(uid: uid, name: name, at: now) }
           return signature
         }

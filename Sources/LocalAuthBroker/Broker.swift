@@ -42,6 +42,8 @@ public actor Broker {
   nonisolated let hasher: PasscodeHasher
   /// The key of domainState digests: derived from the device key, or random for a run without a store.
   let digestKey: [UInt8]
+  /// Where the store keeps its keys, for `broker.status`; nil without a store.
+  let keyStore: KeyStoreStatus?
   /// The registered prompt agents.
   var agents = AgentRegistry()
   /// The setup owner's account, looked up once (device mode).
@@ -103,6 +105,7 @@ public actor Broker {
     self.version = version
     startedAt = time.now()
     digestKey = storage.digestKey
+    keyStore = storage.keyStore
     owners = OwnerBook(Self.owners(from: storage.owners, time: time))
     (enrolmentGenerations, observedEnrolments) = Self.enrolments(
       from: storage.enrolmentGenerations)

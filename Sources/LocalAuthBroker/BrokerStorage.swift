@@ -17,6 +17,8 @@ public struct BrokerStorage: Sendable {
   public var digestKey: [UInt8]
   /// The rights store's thread.
   public var storeThread: any WorkerThread
+  /// Where the store keeps its keys (the TPM or files); nil without a store.
+  public var keyStore: KeyStoreStatus? { store?.keyStore }
 
   /// Storage as read at start.
   public init(

@@ -21,6 +21,7 @@ enum StoreFailure {
     case .invalidArgument(let detail)?:
       return RPCError(.invalidParams, "Invalid params: \(detail).")
     case .limitReached(let quota, let limit)?: return quotaError(quota, limit)
+    case .keyUnavailable(let detail)?: return keyUnavailable(detail)
     default:
       return RPCError(
         .internalError, "The rights store failed: \(error)", data: ["reason": "storeFailure"])
@@ -47,6 +48,13 @@ enum StoreFailure {
         data: ["reason": "notAuthorized", "field": "handoff"])
     default: return self.error(error)
     }
+  }
+
+  /// A key that exists but cannot be used here (sealed to another TPM, its TPM gone or locked
+  /// out): internalError with `data.reason: "keyUnavailable"` and the store's words for why.
+  static func keyUnavailable(_ detail: String) -> RPCError {
+    RPCError(
+      .internalError, "The key cannot be used: \(detail).", data: ["reason": "keyUnavailable"])
   }
 
   /// The store's refusal at a per-uid count: limitExceeded naming the limit, with a reason.

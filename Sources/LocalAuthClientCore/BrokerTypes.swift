@@ -59,6 +59,9 @@ public struct BrokerStatus: Sendable, Equatable {
   /// …; every kind the daemon counts, zero or not).
   public var findings: [String: Int]
 
+  /// Where keys live (`keyStore` of broker.status): nil from a daemon without a rights store.
+  public var keyStore: KeyStoreSummary?
+
   /// All findings since start.
   public var findingsTotal: Int { findings.values.reduce(0, +) }
 
@@ -80,6 +83,39 @@ public struct BrokerStatus: Sendable, Equatable {
       findings[member.key] = member.value.intValue ?? 0
     }
     self.findings = findings
+    keyStore = o["keyStore"]?.objectValue.map(KeyStoreSummary.init(object:))
+  }
+}
+
+/// Where the daemon keeps its keys, as `broker.status` says (docs/protocol.md).
+public struct KeyStoreSummary: Sendable, Equatable {
+  /// Where new keys are made: "tpm" or "file".
+  public var store: String
+  /// Where the device key is kept: "tpm" (sealed by it) or "file".
+  public var deviceKey: String
+  /// The TPM's TCTI, when there is one.
+  public var tcti: String?
+  /// Why no key can be used, when none can.
+  public var unavailable: String?
+
+  /// Reads the `keyStore` object.
+  init(object: JSONObject) {
+    store = object["store"]?.stringValue ?? "file"
+    deviceKey = object["deviceKey"]?.stringValue ?? "file"
+    tcti = object["tcti"]?.stringValue
+    unavailable = object["unavailable"]?.stringValue
+  }
+
+  /// One line: "tpm (TCTI, device key sealed by the TPM)", "file", and why keys are unavailable.
+  public var line: String {
+    var text = store
+    if let tcti {
+      text +=
+        " (\(tcti), "
+        + (deviceKey == "tpm" ? "device key sealed by the TPM" : "device key in its file") + ")"
+    }
+    if let unavailable { text += "; unavailable: \(unavailable)" }
+    return text
   }
 }
 

@@ -20,6 +20,9 @@ public struct SSHKey: Sendable, Equatable {
   /// How its latest signature since the daemon started ended: "signed", or why it was refused
   /// (the LAError's name, and its reason after a colon: "notInteractive: noAgent").
   public var lastOutcome: String?
+  /// Where its private key lives: "tpm" (made inside the TPM, never leaves it) or "file" (sealed
+  /// under the device key); "file" from a daemon that does not say.
+  public var keyStore: String
 
   /// Reads a key from an `sshKey.*` answer.
   init(_ value: JSONValue) throws {
@@ -44,6 +47,7 @@ public struct SSHKey: Sendable, Equatable {
         last["reason"]?.stringValue.map { "\(outcome): \($0)" } ?? outcome
       }
     }
+    keyStore = object["keyStore"]?.stringValue ?? "file"
   }
 
   /// The X9.63 public point, from the public key line's blob.

@@ -35,15 +35,18 @@ extension OutputFormatter {
     json ? encode(.object(Self.sshKeyObject(key))) : key.publicKeyLine
   }
 
-  /// `ssh-key list`: name, fingerprint, policy, reuse window, created, last used and how the latest
-  /// signature since the daemon started ended.
+  /// `ssh-key list`: name, fingerprint, policy, reuse window, where the key lives (TPM-resident or
+  /// file-sealed), created, last used and how the latest signature since the daemon started ended.
   public func sshKeys(_ keys: [SSHKey], now: Date = Date()) -> String {
     if json { return encode(["keys": .array(keys.map { .object(Self.sshKeyObject($0)) })]) }
     guard !keys.isEmpty else { return "no SSH keys (create one: localauthctl ssh-key create NAME)" }
-    let header = ["NAME", "FINGERPRINT", "POLICY", "REUSE", "CREATED", "LAST USED", "LAST OUTCOME"]
+    let header = [
+      "NAME", "FINGERPRINT", "POLICY", "REUSE", "KEY", "CREATED", "LAST USED", "LAST OUTCOME",
+    ]
     let rows = keys.map { key in
       [
         key.name, key.fingerprint, key.policy.rawValue, "\(key.reuseSeconds)s",
+        key.keyStore == "tpm" ? "tpm-resident" : "file-sealed",
         Self.age(key.createdAt, now: now), key.lastUsedAt.map { Self.age($0, now: now) } ?? "never",
         key.lastOutcome ?? "-",
       ].map(PrintableText.escaped)
@@ -55,7 +58,7 @@ extension OutputFormatter {
     [
       "name": .string(key.name), "publicKey": .string(key.publicKeyLine),
       "fingerprint": .string(key.fingerprint), "policy": .string(key.policy.rawValue),
-      "reuseSeconds": .int(key.reuseSeconds),
+      "reuseSeconds": .int(key.reuseSeconds), "keyStore": .string(key.keyStore),
       "createdAt": .number(JSONNumber(key.createdAt.timeIntervalSince1970)),
       "lastUsedAt": key.lastUsedAt.map { .number(JSONNumber($0.timeIntervalSince1970)) } ?? .null,
       "lastOutcome": key.lastOutcome.map(JSONValue.string) ?? .null,

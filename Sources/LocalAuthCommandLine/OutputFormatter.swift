@@ -27,6 +27,7 @@ public struct OutputFormatter: Sendable {
         "clients": .int(status.clients), "evaluating": .int(status.evaluating),
         "queued": .int(status.queued),
         "outcomes": .object(outcomes),
+        "keyStore": status.keyStore.map(Self.keyStoreObject) ?? .null,
         "findings": .object(
           JSONObject(
             status.findings.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int($0.value)) })),
@@ -50,7 +51,15 @@ public struct OutputFormatter: Sendable {
           Queued: \(status.queued)
         Outcomes: \(outcomes.isEmpty ? "none yet" : outcomes)
         Findings: \(findings)
+            Keys: \(PrintableText.escaped(status.keyStore?.line ?? "none (no rights store)"))
       """
+  }
+
+  private static func keyStoreObject(_ keys: KeyStoreSummary) -> JSONValue {
+    var object: JSONObject = ["store": .string(keys.store), "deviceKey": .string(keys.deviceKey)]
+    if let tcti = keys.tcti { object["tcti"] = .string(tcti) }
+    if let unavailable = keys.unavailable { object["unavailable"] = .string(unavailable) }
+    return .object(object)
   }
 
   /// `sensors`: a table.

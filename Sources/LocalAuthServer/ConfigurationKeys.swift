@@ -72,6 +72,9 @@ public enum ConfigurationKeys {
     "Socket",
   ]
 
+  /// The keys of `[Keys]`: where keys are made and kept (the TPM or files).
+  public static let keys: [String] = ["Store", "TCTI"]
+
   /// The keys of every `[AppID.ID]` section.
   public static let appID: [String] = ["Executable"]
 }

@@ -131,7 +131,7 @@ public enum ConfigurationParser {
       if line.hasPrefix("[") {
         guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
         let name = String(line.dropFirst().dropLast())
-        if name == "Broker" || name == "Diagnostics" {
+        if name == "Broker" || name == "Diagnostics" || name == "Keys" {
           cursor.section = name
         } else if name.hasPrefix("Sensor.") {
           let sensorName = String(name.dropFirst("Sensor.".count))
@@ -160,7 +160,7 @@ public enum ConfigurationParser {
           cursor.section = name
         } else {
           throw fail(
-            "unknown section [\(name)] (expected [Broker], [Diagnostics], [Sensor.NAME] or [AppID.ID])"
+            "unknown section [\(name)] (expected [Broker], [Diagnostics], [Keys], [Sensor.NAME] or [AppID.ID])"
           )
         }
         cursor.skipping = false
@@ -182,6 +182,9 @@ public enum ConfigurationParser {
             throw .init("unknown key in [Diagnostics]")
           }
           try applyDiagnostics(key, value, to: &configuration.broker.diagnostics)
+        } else if section == "Keys" {
+          guard ConfigurationKeys.keys.contains(key) else { throw .init("unknown key in [Keys]") }
+          try applyKeys(key, value, to: &configuration.keys)
         } else if section.hasPrefix("AppID.") {
           guard ConfigurationKeys.appID.contains(key) else {
             throw .init("unknown key in [AppID.ID]")
@@ -269,6 +272,24 @@ public enum ConfigurationParser {
       }
       c.sshKnownHostsFile = value
     default: throw .init("unknown key in [Broker]")
+    }
+  }
+
+  fileprivate static func applyKeys(
+    _ key: String, _ value: String, to keys: inout KeysConfiguration
+  ) throws(ConfigurationValueError) {
+    switch key {
+    case "Store":
+      guard let store = KeysConfiguration.Store(rawValue: value) else {
+        throw .init("must be auto, tpm or file")
+      }
+      keys.store = store
+    case "TCTI":
+      guard !value.isEmpty, value.utf8.count <= 1024, !value.utf8.contains(0) else {
+        throw .init("must be a tss2 TCTI string, such as device:/dev/tpmrm0")
+      }
+      keys.tcti = value
+    default: throw .init("unknown key in [Keys]")
     }
   }
 

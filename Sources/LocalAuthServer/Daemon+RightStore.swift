@@ -24,8 +24,15 @@ extension Daemon {
   /// reason, and logged) while evaluations go on; any other failure stops the start.
   func openRightStore(in directory: String) throws -> (RightStore?, unavailable: String?) {
     let delay = getenv(Self.simulatedSlowDiskVariable).flatMap { Int(String(cString: $0)) } ?? 0
+    let keys = try chooseKeyStore()
     do {
-      let store = try RightStore(directory: directory, simulatedDiskDelay: .milliseconds(delay))
+      let store = try RightStore(
+        directory: directory, keys: keys, simulatedDiskDelay: .milliseconds(delay))
+      if let unavailable = store.keyStore.unavailable {
+        log.event(
+          "keys unavailable, everything else goes on: \(unavailable)",
+          messageID: MessageID.rightsUnavailable, priority: 3)
+      }
       if delay > 0 {
         log.notice("simulating a slow disk: every rights-store call holds the database \(delay) ms")
       }

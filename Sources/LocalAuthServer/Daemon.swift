@@ -31,6 +31,8 @@ public final class Daemon {
   var exitStatus: Int32 = 0
   /// Prunes dead handoffs every minute, off the event loop (see `openRightStore`).
   var handoffPruneTimer: DispatchSourceTimer?
+  /// Where the store keeps its keys (for the start entry); nil without a store.
+  var keyStore: KeyStoreStatus?
 
   /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
   public init(options: DaemonOptions) throws(ConfigurationError) {
@@ -99,6 +101,7 @@ public final class Daemon {
     loop = try EventLoop()
     let stateDirectory = options.resolvedStateDirectory
     let (store, storeUnavailable) = try openRightStore(in: stateDirectory)
+    keyStore = store?.keyStore
     let accounts = SystemAccounts()
     // The device owner's account is looked up now, before the loop serves (later on the worker).
     accounts.resolve(.uid(configuration.setupOwnerUID))
@@ -161,7 +164,9 @@ public final class Daemon {
 
   private func announce() {
     let listening = socketActivated ? "socket-activated" : (boundPath ?? "?")
-    log.event("localauthd \(version) serving on \(listening)", messageID: MessageID.daemonStarted)
+    log.event(
+      "localauthd \(version) serving on \(listening); keys: \(Self.keyStoreSummary(keyStore))",
+      messageID: MessageID.daemonStarted)
     if options.demo {
       log.notice(
         "demo mode: sensor 'face' (faceID) has identity 'demo-user' and matches after ~1 s; passcode is \(DaemonConfiguration.demoPasscode); both belong to uid \(configuration.setupOwnerUID) (the user running the daemon)"

@@ -51,6 +51,27 @@ public enum SensorDriverChoice: String, Sendable, Equatable {
   case password
 }
 
+/// The `[Keys]` section (docs/configuration.md, "Keys"): whether keys live in the TPM.
+public struct KeysConfiguration: Sendable, Equatable {
+  /// Store=: where the device key is sealed and new keys are made.
+  public enum Store: String, Sendable, Equatable {
+    /// The TPM when one answers at the TCTI at start, else the file key (logged).
+    case auto
+    /// The TPM; none answering is a start-up error.
+    case tpm
+    /// The device key file, as before the TPM.
+    case file
+  }
+
+  /// Store= (default auto).
+  public var store = Store.auto
+  /// TCTI= tss2's TCTI string of the TPM (default the kernel's resource manager).
+  public var tcti = "device:/dev/tpmrm0"
+
+  /// The defaults.
+  public init() {}
+}
+
 /// Everything `/etc/localauthd/localauthd.conf` says, with a built-in default for every key.
 public struct DaemonConfiguration: Sendable, Equatable {
   /// The `[Broker]` policy settings.
@@ -67,6 +88,8 @@ public struct DaemonConfiguration: Sendable, Equatable {
   /// SSHKnownHostsFile=: the system's known hosts, where an SSH sign-in prompt's verified host
   /// names come from (only while root owns it and only root may write it).
   public var sshKnownHostsFile = "/etc/ssh/ssh_known_hosts"
+  /// The `[Keys]` section: where keys are made and kept.
+  public var keys = KeysConfiguration()
   /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
   public var sensors: [SensorConfiguration] = [
     SensorConfiguration(name: "face", kind: .faceID),

@@ -33,6 +33,15 @@ public struct DeviceKey: Sendable {
 
   /// Reads and checks an existing key file; returns nil if there is none.
   private static func load(at path: String) throws -> DeviceKey? {
+    guard let bytes = try readPrivateFile(at: path, sizes: byteCount...byteCount) else {
+      return nil
+    }
+    return DeviceKey(bytes: bytes)
+  }
+
+  /// Reads a file only this process's user may read (regular, mode 0600 or stricter, owned by the
+  /// effective uid) whose size is in `sizes`; nil if there is none.
+  static func readPrivateFile(at path: String, sizes: ClosedRange<Int>) throws -> [UInt8]? {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     if descriptor < 0 {
       if errno == ENOENT { return nil }
@@ -56,20 +65,28 @@ public struct DeviceKey: Sendable {
       throw RightStoreError.deviceKey(
         "\(path) is owned by uid \(status.st_uid), not by this process (\(geteuid()))")
     }
-    guard status.st_size == byteCount else {
-      throw RightStoreError.deviceKey(
-        "\(path) is \(status.st_size) bytes; a device key is exactly \(byteCount)")
+    guard sizes.contains(Int(status.st_size)) else {
+      let expected =
+        sizes.count == 1 ? "exactly \(sizes.lowerBound)" : "\(sizes.lowerBound)…\(sizes.upperBound)"
+      throw RightStoreError.deviceKey("\(path) is \(status.st_size) bytes; it must be \(expected)")
     }
-    var bytes = [UInt8](repeating: 0, count: byteCount)
-    let count = read(descriptor, &bytes, byteCount)
-    guard count == byteCount else {
+    let size = Int(status.st_size)
+    var bytes = [UInt8](repeating: 0, count: size)
+    let count = read(descriptor, &bytes, size)
+    guard count == size else {
       throw RightStoreError.deviceKey("short read of \(path): \(systemError())")
     }
-    return DeviceKey(bytes: bytes)
+    return bytes
   }
 
   /// Writes a new random key to a temporary file and links it into place unless a key appeared meanwhile.
   private static func create(at path: String) throws {
+    try publishPrivateFile(SecureRandom.bytes(byteCount), at: path)
+  }
+
+  /// Writes `bytes` to a fresh temporary file (O_EXCL, mode 0600), fsyncs it and links it into place
+  /// at `path` unless a file appeared there meanwhile (then that one stays), and fsyncs the directory.
+  static func publishPrivateFile(_ bytes: [UInt8], at path: String) throws {
     let temporary =
       "\(path).tmp-\(getpid())-\(SecureRandom.bytes(6).map { String($0, radix: 16) }.joined())"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -77,11 +94,10 @@ public struct DeviceKey: Sendable {
       throw RightStoreError.deviceKey("cannot create \(temporary): \(systemError())")
     }
     defer { unlink(temporary) }
-    let bytes = SecureRandom.bytes(byteCount)
-    let written = write(descriptor, bytes, byteCount)
+    let written = write(descriptor, bytes, bytes.count)
     let synced = fchmod(descriptor, 0o600) == 0 && fsync(descriptor) == 0
     let closed = close(descriptor) == 0
-    guard written == byteCount, synced, closed else {
+    guard written == bytes.count, synced, closed else {
       throw RightStoreError.deviceKey("cannot write \(temporary): \(systemError())")
     }
     if link(temporary, path) != 0 && errno != EEXIST {

@@ -28,7 +28,9 @@ extension RightStore {
     let id = SecureRandom.bytes(16).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     let owner = Owner(uid: uid, appID: appID)
     let aad = try SealingContext.aad(.handoffPayload, owner: owner, identifier: id)
-    let sealedPayload = try mapCryptoError { try sealer.seal(payload, authenticating: aad) }
+    let sealedPayload = try mapCryptoError {
+      try keys.sealing().seal(payload, authenticating: aad)
+    }
     let now = Milliseconds(now).value
     try withDatabase { database in
       // Pruned in a transaction of its own, so a create refused at the limit still frees the disk.
@@ -205,6 +207,7 @@ extension RightStore {
   /// Opens a sealed handoff payload, or throws `.corrupt`.
   private func openPayload(_ sealedPayload: [UInt8], owner: Owner, id: String) throws -> [UInt8] {
     let aad = try SealingContext.aad(.handoffPayload, owner: owner, identifier: id)
+    let sealer = try keys.sealing()
     guard let payload = try? sealer.open(sealedPayload, authenticating: aad) else {
       throw RightStoreError.corrupt("the sealed payload of handoff \(id) does not open")
     }

@@ -9,6 +9,7 @@ extension RightStore {
     let (point, sealedKey, _) = try sealedColumns(of: record)
     let aad = try SealingContext.aad(
       .privateKey, owner: record.owner, identifier: record.identifier)
+    let sealer = try keys.sealing()
     guard let scalar = try? sealer.open(sealedKey, authenticating: aad) else {
       throw RightStoreError.corrupt(
         "the sealed private key of right \(record.identifier) does not open")
@@ -27,6 +28,7 @@ extension RightStore {
     let (_, _, sealedSecret) = try sealedColumns(of: record)
     guard let sealedSecret else { return nil }
     let aad = try SealingContext.aad(.secret, owner: record.owner, identifier: record.identifier)
+    let sealer = try keys.sealing()
     guard let secret = try? sealer.open(sealedSecret, authenticating: aad) else {
       throw RightStoreError.corrupt("the sealed secret of right \(record.identifier) does not open")
     }

@@ -6,8 +6,9 @@ extension RightStore {
   /// The owner whose sealing context binds an SSH key of `uid` (SSH keys have no app id).
   private static func sshOwner(_ uid: UInt32) -> Owner { Owner(uid: uid, appID: "") }
 
-  /// Makes a new SSH key for `uid` under `name` with a freshly generated P-256 key sealed under
-  /// the device key. Throws `.alreadyExists` for a name the uid already uses and
+  /// Makes a new SSH key for `uid` under `name`: inside the TPM when the store has one (its blobs
+  /// kept, its auth value derived from the device key), else a freshly generated P-256 key sealed
+  /// under the device key. Throws `.alreadyExists` for a name the uid already uses and
   /// `.limitReached(.sshKeysPerUID)` when the uid already has `maxKeysPerUID` keys.
   public func createSSHKey(
     uid: UInt32, name: String, policy: String, reuseSeconds: Int, maxKeysPerUID: Int
@@ -16,9 +17,8 @@ extension RightStore {
       throw RightStoreError.invalidArgument("a key name must not be empty")
     }
     try Self.checkNoNUL(name, "a key name")
-    let key = try mapCryptoError { try P256PrivateKey.generate() }
     let aad = try SealingContext.aad(.sshKey, owner: Self.sshOwner(uid), identifier: name)
-    let sealedKey = try mapCryptoError { try sealer.seal(key.rawScalar, authenticating: aad) }
+    let made = try newKey(sealingContext: aad, kind: .signingKey, what: "SSH key \(name)")
     let createdAt = Milliseconds(Date())
     try withDatabase { database in
       try database.write { database in
@@ -36,18 +36,19 @@ extension RightStore {
         try database.run(
           """
           INSERT INTO ssh_keys (uid, name, policy, reuse_seconds, public_key, sealed_private_key,
-                                created_at_ms, last_used_ms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, NULL)
+                                created_at_ms, last_used_ms, key_store, tpm_key)
+          VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
           """,
           [
             .integer(Int64(uid)), .text(name), .text(policy), .integer(Int64(reuseSeconds)),
-            .blob(key.publicKey.x963), .blob(sealedKey), .integer(createdAt.value),
+            .blob(made.publicKey.x963), .blob(made.sealed), .integer(createdAt.value),
+            .text(made.residence.rawValue), .optionalBlob(made.tpmKey),
           ])
       }
     }
     return SSHKeyRecord(
-      name: name, uid: uid, policy: policy, reuseSeconds: reuseSeconds, publicKey: key.publicKey,
-      createdAt: createdAt.date, lastUsedAt: nil)
+      name: name, uid: uid, policy: policy, reuseSeconds: reuseSeconds, publicKey: made.publicKey,
+      createdAt: createdAt.date, lastUsedAt: nil, residence: made.residence)
   }
 
   /// Every SSH key of `uid`, by name.
@@ -55,25 +56,28 @@ extension RightStore {
     let rows = try withDatabase { database in
       try database.rows(
         """
-        SELECT name, policy, reuse_seconds, public_key, created_at_ms, last_used_ms FROM ssh_keys
-        WHERE uid = ? ORDER BY name
+        SELECT name, policy, reuse_seconds, public_key, created_at_ms, last_used_ms, key_store
+        FROM ssh_keys WHERE uid = ? ORDER BY name
         """, [.integer(Int64(uid))]
       ) { row in
         (
           row.text(0) ?? "", row.text(1) ?? "", row.integer(2), row.blob(3) ?? [], row.integer(4),
-          row.isNull(5) ? nil : row.integer(5)
+          row.isNull(5) ? nil : row.integer(5), row.text(6) ?? ""
         )
       }
     }
-    return try rows.map { name, policy, reuse, point, created, used in
+    return try rows.map { name, policy, reuse, point, created, used, store in
       guard let publicKey = try? P256PublicKey(x963: point) else {
         throw RightStoreError.corrupt(
           "the stored public key of SSH key \(name) is not a P-256 point")
       }
+      guard let residence = KeyResidence(rawValue: store) else {
+        throw RightStoreError.corrupt("SSH key \(name) lives in an unknown key store '\(store)'")
+      }
       return SSHKeyRecord(
         name: name, uid: uid, policy: policy, reuseSeconds: Int(reuse), publicKey: publicKey,
         createdAt: Milliseconds(value: created).date,
-        lastUsedAt: used.map { Milliseconds(value: $0).date })
+        lastUsedAt: used.map { Milliseconds(value: $0).date }, residence: residence)
     }
   }
 
@@ -93,27 +97,60 @@ extension RightStore {
     }
   }
 
-  /// Unseals the private key of `record` for one signature in the daemon. Throws `.notFound` when
-  /// the key was deleted or replaced since `record` was read, `.corrupt` when it does not open.
+  /// Unseals the private key of a file-sealed `record` for one signature in the daemon. Throws
+  /// `.notFound` when the key was deleted or replaced since `record` was read, `.corrupt` when it
+  /// does not open, `.keyUnavailable` for a key in the TPM (it never leaves it).
   public func sshPrivateKey(for record: SSHKeyRecord) throws -> P256PrivateKey {
-    let row = try withDatabase { database in
-      try database.firstRow(
-        "SELECT public_key, sealed_private_key FROM ssh_keys WHERE uid = ? AND name = ?",
-        [.integer(Int64(record.uid)), .text(record.name)]
-      ) { row in (row.blob(0) ?? [], row.blob(1) ?? []) }
-    }
-    guard let (point, sealed) = row, point == record.publicKey.x963 else {
-      throw RightStoreError.notFound
+    let row = try sshKeyRow(of: record)
+    guard row.residence == .file else {
+      throw RightStoreError.keyUnavailable(
+        "SSH key \(record.name) lives in the TPM: its private key never leaves it")
     }
     let aad = try SealingContext.aad(
       .sshKey, owner: Self.sshOwner(record.uid), identifier: record.name)
-    guard let scalar = try? sealer.open(sealed, authenticating: aad),
-      let key = try? P256PrivateKey(rawScalar: scalar, publicX963: point)
+    let sealer = try keys.sealing()
+    guard let scalar = try? sealer.open(row.sealed, authenticating: aad),
+      let key = try? P256PrivateKey(rawScalar: scalar, publicX963: row.point)
     else {
       throw RightStoreError.corrupt(
         "the sealed private key of SSH key \(record.name) does not open")
     }
     return key
+  }
+
+  /// The ECDSA signature (DER) of SHA-256(`data`) by `record`'s key: by the TPM for a key made
+  /// there, else by the unsealed key in the daemon. Throws like `sshPrivateKey(for:)`, and
+  /// `.keyUnavailable` when the TPM cannot use the key (another TPM's, the TPM gone, lockout).
+  public func sshSignature(for record: SSHKeyRecord, of data: [UInt8]) throws -> [UInt8] {
+    let row = try sshKeyRow(of: record)
+    guard row.residence == .tpm else {
+      return try mapCryptoError { try sshPrivateKey(for: record).signature(for: data) }
+    }
+    let aad = try SealingContext.aad(
+      .sshKey, owner: Self.sshOwner(record.uid), identifier: record.name)
+    return try tpmSignature(
+      of: data, blobs: row.tpmKey, sealingContext: aad, what: "SSH key \(record.name)")
+  }
+
+  /// The row of `record`'s key, checked to be the same key (same point) as `record`.
+  private func sshKeyRow(of record: SSHKeyRecord) throws -> KeyRow {
+    let row = try withDatabase { database in
+      try database.firstRow(
+        """
+        SELECT public_key, sealed_private_key, key_store, tpm_key FROM ssh_keys
+        WHERE uid = ? AND name = ?
+        """,
+        [.integer(Int64(record.uid)), .text(record.name)]
+      ) { row in (row.blob(0) ?? [], row.blob(1) ?? [], row.text(2) ?? "", row.blob(3)) }
+    }
+    guard let (point, sealed, store, tpmKey) = row, point == record.publicKey.x963 else {
+      throw RightStoreError.notFound
+    }
+    guard let residence = KeyResidence(rawValue: store) else {
+      throw RightStoreError.corrupt(
+        "SSH key \(record.name) lives in an unknown key store '\(store)'")
+    }
+    return KeyRow(point: point, sealed: sealed, residence: residence, tpmKey: tpmKey)
   }
 
   /// Records that the SSH key signed at `date`.

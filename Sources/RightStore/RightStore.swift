@@ -13,10 +13,12 @@ import Synchronization
 public final class RightStore: Sendable {
   /// The state directory holding `rights.sqlite3` and `device.key`.
   public let directory: String
-  /// Seals and opens private keys, secrets and handoff payloads under the device key.
-  let sealer: AESGCMSealer
+  /// The device key's sealer and digests, and the TPM new keys are made in.
+  let keys: StoreKeys
   /// A key derived from the device key (HMAC-SHA-256 of a fixed label) for keyed digests such as domainState.
-  public let digestKey: [UInt8]
+  public var digestKey: [UInt8] { keys.digestKey }
+  /// Where the store keeps its keys.
+  public var keyStore: KeyStoreStatus { keys.status }
   /// The only connection; the lock serializes its use.
   private let connection: Mutex<Database>
 
@@ -29,8 +31,11 @@ public final class RightStore: Sendable {
   ///
   /// Refuses (`.unsafeStateDirectory`) a directory owned by another user or writable by group or others, and
   /// (`.deviceKeyMissing`) a missing `device.key` while the database holds rows sealed under the old one: a new
-  /// key would make every one of them unreadable.
-  public init(directory: String, simulatedDiskDelay: Duration = .zero) throws {
+  /// key would make every one of them unreadable. With `keys: .tpm`, the device key is sealed by
+  /// the TPM and new SSH keys are made inside it (`StoreKeys.open`).
+  public init(
+    directory: String, keys choice: KeyStoreChoice = .file, simulatedDiskDelay: Duration = .zero
+  ) throws {
     if mkdir(directory, 0o700) != 0 && errno != EEXIST {
       throw RightStoreError.invalidArgument(
         "cannot create state directory \(directory): \(systemError())")
@@ -42,20 +47,13 @@ public final class RightStore: Sendable {
     try Self.restrictToOwner(databasePath)
     let database = try Database(path: databasePath)
     try Schema.migrate(database)
-    let keyPath = directory + "/device.key"
-    if !DeviceKey.exists(at: keyPath) {
-      try Self.refuseNewKey(keyPath, over: database)
-    }
-    let deviceKey = try DeviceKey.loadOrCreate(at: keyPath)
-    sealer = try mapCryptoError { try AESGCMSealer(key: deviceKey.bytes) }
-    digestKey = HMACSHA256.authenticate(
-      Array("localauthd digest key v1".utf8), key: deviceKey.bytes)
+    keys = try StoreKeys.open(choice, directory: directory, database: database)
     connection = Mutex(database)
   }
 
   /// Throws `.deviceKeyMissing` when `database` holds sealed keys, secrets or payloads that only the missing key
   /// at `keyPath` opens.
-  private static func refuseNewKey(_ keyPath: String, over database: Database) throws {
+  static func refuseNewKey(_ keyPath: String, over database: Database) throws {
     let rights =
       try database.firstRow(
         "SELECT (SELECT COUNT(*) FROM rights) + (SELECT COUNT(*) FROM ssh_keys)"
@@ -135,10 +133,12 @@ public final class RightStore: Sendable {
     try Self.checkNoNUL(owner.appID, "an app ID")
     let key = try mapCryptoError { try P256PrivateKey.generate() }
     let keyAAD = try SealingContext.aad(.privateKey, owner: owner, identifier: identifier)
-    let sealedKey = try mapCryptoError { try sealer.seal(key.rawScalar, authenticating: keyAAD) }
+    let sealedKey = try mapCryptoError {
+      try keys.sealing().seal(key.rawScalar, authenticating: keyAAD)
+    }
     let sealedSecret = try secret.map { secret in
       let aad = try SealingContext.aad(.secret, owner: owner, identifier: identifier)
-      return try mapCryptoError { try sealer.seal(secret, authenticating: aad) }
+      return try mapCryptoError { try keys.sealing().seal(secret, authenticating: aad) }
     }
     let createdAt = Milliseconds(Date())
     try withDatabase { database in

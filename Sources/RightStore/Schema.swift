@@ -63,6 +63,14 @@ enum Schema {
         observed TEXT NOT NULL
     );
     """,
+    // Where each key lives ('file': sealed_private_key; 'tpm': tpm_key holds its TPM blobs and
+    // sealed_private_key is empty).
+    """
+    ALTER TABLE ssh_keys ADD COLUMN key_store TEXT NOT NULL DEFAULT 'file';
+    ALTER TABLE ssh_keys ADD COLUMN tpm_key BLOB;
+    ALTER TABLE rights ADD COLUMN key_store TEXT NOT NULL DEFAULT 'file';
+    ALTER TABLE rights ADD COLUMN tpm_key BLOB;
+    """,
   ]
 
   /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.

@@ -24,6 +24,8 @@ public enum RightStoreError: Error, Sendable, Equatable, CustomStringConvertible
   case unsafeStateDirectory(String)
   /// A per-uid limit the caller passed is reached: which one and its value.
   case limitReached(StoreQuota, Int)
+  /// The key exists but cannot be used here: sealed to another TPM, its TPM gone or refusing.
+  case keyUnavailable(String)
   /// An argument the store cannot accept (for example an empty identifier or an over-long app ID).
   case invalidArgument(String)
 
@@ -42,6 +44,7 @@ public enum RightStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case .deviceKeyMissing(let detail): return "device key missing: \(detail)"
     case .unsafeStateDirectory(let detail): return "unsafe state directory: \(detail)"
     case .limitReached(let quota, let limit): return "\(quota.rawValue) limit (\(limit)) reached"
+    case .keyUnavailable(let detail): return "key unavailable: \(detail)"
     case .invalidArgument(let detail): return "invalid argument: \(detail)"
     }
   }

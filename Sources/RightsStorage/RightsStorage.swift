@@ -11,6 +11,8 @@ import LocalAuthCrypto
 public protocol RightsStorage: Sendable {
   /// The key of domainState digests, derived from the device key.
   var digestKey: [UInt8] { get }
+  /// Where the store keeps its keys (the TPM or files), for status.
+  var keyStore: KeyStoreStatus { get }
 
   // MARK: Rights
 
@@ -58,8 +60,11 @@ public protocol RightsStorage: Sendable {
   func sshKey(uid: UInt32, name: String) throws -> SSHKeyRecord?
   /// Deletes the uid's SSH key; false when there was none.
   func deleteSSHKey(uid: UInt32, name: String) throws -> Bool
-  /// The SSH key's private key, unsealed.
+  /// The SSH key's private key, unsealed (a file-sealed key only; a TPM key never leaves the TPM).
   func sshPrivateKey(for record: SSHKeyRecord) throws -> P256PrivateKey
+  /// The SSH key's ECDSA signature (DER) of SHA-256(`data`), by the TPM for a TPM-resident key.
+  /// Throws `.keyUnavailable` when the key cannot be used here.
+  func sshSignature(for record: SSHKeyRecord, of data: [UInt8]) throws -> [UInt8]
   /// Records when the key last signed.
   func markSSHKeyUsed(uid: UInt32, name: String, at date: Date) throws
 

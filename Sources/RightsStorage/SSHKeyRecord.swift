@@ -18,12 +18,15 @@ public struct SSHKeyRecord: Sendable, Equatable {
   public var createdAt: Date
   /// When it last signed, if ever.
   public var lastUsedAt: Date? = nil
+  /// Where its private key lives: inside the TPM, or sealed in the store.
+  public var residence: KeyResidence = .file
 
   /// A record of these fields (the store makes them; tests and tools may too).
   public init(
     name: String, uid: UInt32, policy: String, reuseSeconds: Int, publicKey: P256PublicKey,
-    createdAt: Date, lastUsedAt: Date? = nil
+    createdAt: Date, lastUsedAt: Date? = nil, residence: KeyResidence = .file
   ) {
+    self.residence = residence
     self.name = name
     self.uid = uid
     self.policy = policy

@@ -87,6 +87,24 @@ import Testing
         #""findings":{"contextChurn":0,"overlappingPrompts":1,"repromptAfterCancel":2}}"#))
   }
 
+  /// Issue 32: status says where keys live, in text and JSON.
+  @Test func statusSaysWhereKeysLive() {
+    let tpm = BrokerStatus(json: [
+      "version": "0.1", "uptimeSeconds": 1, "clients": 1, "evaluating": 0, "queued": 0,
+      "keyStore": ["store": "tpm", "deviceKey": "tpm", "tcti": "device:/dev/tpmrm0"],
+    ])
+    #expect(
+      OutputFormatter(json: false).status(tpm).contains(
+        "Keys: tpm (device:/dev/tpmrm0, device key sealed by the TPM)"))
+    #expect(
+      OutputFormatter(json: true).status(tpm).contains(
+        #""keyStore":{"store":"tpm","deviceKey":"tpm","tcti":"device:/dev/tpmrm0"}"#))
+    let file = BrokerStatus(json: [
+      "version": "0.1", "keyStore": ["store": "file", "deviceKey": "file"],
+    ])
+    #expect(OutputFormatter(json: false).status(file).contains("Keys: file"))
+  }
+
   @Test func formatsMonitorEvents() {
     let event = MonitorEvent(params: [
       "event": "finished", "requestID": "R", "clientPID": 42, "clientUID": 1000,

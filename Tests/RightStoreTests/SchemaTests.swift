@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthCrypto
 import RightStore
 import RightsStorage
 import Testing
@@ -12,7 +13,7 @@ struct SchemaTests {
     _ = try directory.openStore()
     _ = try directory.openStore()
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
-    #expect(try raw.query("PRAGMA user_version") == [["4"]])
+    #expect(try raw.query("PRAGMA user_version") == [["5"]])
     #expect(try raw.query("PRAGMA journal_mode") == [["wal"]])
   }
 
@@ -25,12 +26,38 @@ struct SchemaTests {
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
     try raw.query("DROP TABLE enrolment_generations")
     try raw.query("DROP TABLE ssh_keys")
+    try Self.dropKeyStoreColumns(of: ["rights"], in: raw)
     try raw.query("PRAGMA user_version = 2")
     let store = try directory.openStore()
-    #expect(try raw.query("PRAGMA user_version") == [["4"]])
+    #expect(try raw.query("PRAGMA user_version") == [["5"]])
     #expect(try store.right(owner: alice, identifier: "kept") == before)
     _ = try store.createSSHKey(
       uid: 1000, name: "new", policy: "biometrics", reuseSeconds: 0, maxKeysPerUID: 1)
+  }
+
+  /// Takes a current file back to before version 5: without the columns saying where keys live.
+  static func dropKeyStoreColumns(of tables: [String], in raw: RawDatabase) throws {
+    for table in tables {
+      try raw.query("ALTER TABLE \(table) DROP COLUMN tpm_key")
+      try raw.query("ALTER TABLE \(table) DROP COLUMN key_store")
+    }
+  }
+
+  @Test("A version 4 file gains where each key lives; its SSH keys are file-sealed and still sign")
+  func migratesVersionFour() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let before = try directory.openStore().createSSHKey(
+      uid: 1000, name: "old", policy: "any", reuseSeconds: 0, maxKeysPerUID: 1)
+    let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
+    try Self.dropKeyStoreColumns(of: ["rights", "ssh_keys"], in: raw)
+    try raw.query("PRAGMA user_version = 4")
+    let store = try directory.openStore()
+    #expect(try raw.query("PRAGMA user_version") == [["5"]])
+    #expect(try store.sshKeys(uid: 1000) == [before])
+    #expect(before.residence == .file)
+    let signature = try store.sshSignature(for: before, of: [1, 2])
+    #expect(before.publicKey.isValidSignature(signature, for: [1, 2]))
   }
 
   @Test("A version 3 file gains the enrolment_generations table; a generation round-trips")
@@ -40,9 +67,10 @@ struct SchemaTests {
     _ = try directory.openStore()
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
     try raw.query("DROP TABLE enrolment_generations")
+    try Self.dropKeyStoreColumns(of: ["rights", "ssh_keys"], in: raw)
     try raw.query("PRAGMA user_version = 3")
     let store = try directory.openStore()
-    #expect(try raw.query("PRAGMA user_version") == [["4"]])
+    #expect(try raw.query("PRAGMA user_version") == [["5"]])
     #expect(try store.enrolmentGenerations().isEmpty)
     let record = EnrolmentGenerationRecord(uid: 1000, generation: 2, observed: "ab12")
     try store.saveEnrolmentGeneration(record)

@@ -4,7 +4,8 @@
 # AuthorizedKeysFile in a temp dir; UsePAM no; a test user made with useradd, password field *).
 # Nothing of the host's ssh configuration is read or changed. Needs root (sshd, useradd).
 #
-# Environment: BINDIR (the localauthd and localauthctl binaries). Prints one line per check and
+# Environment: BINDIR (the localauthd and localauthctl binaries); EXTRA_CONFIG and
+# EXPECT_KEY_STORE (Tests/tpm/openssh-tpm.sh). Prints one line per check and
 # "N passed, N failed"; exits non-zero on any failure.
 set -u
 BINDIR=${BINDIR:?set BINDIR to the directory of localauthd and localauthctl}
@@ -52,6 +53,8 @@ export LOCALAUTHD_SOCKET="$T/daemon.sock"
 # The system's known hosts, as the daemon reads them (root's file, written below), stand in for
 # /etc/ssh/ssh_known_hosts, which this test never touches.
 printf '[Broker]\nSSHKnownHostsFile=%s\n' "$T/ssh_known_hosts" >"$T/localauthd.conf"
+# EXTRA_CONFIG: more of the daemon's configuration (Tests/tpm/openssh-tpm.sh: [Keys] in swtpm).
+printf '%b' "${EXTRA_CONFIG:-}" >>"$T/localauthd.conf"
 "$BINDIR/localauthd" --demo --config "$T/localauthd.conf" --stderr --state-dir "$T/state" \
     --socket "$LOCALAUTHD_SOCKET" >"$T/daemon.log" 2>&1 &
 PIDS+=($!)
@@ -72,6 +75,11 @@ check "ssh-key import is refused with a reason" \
     bash -c "out=\$('$CTL' ssh-key import 2>&1); [ \$? = 2 ] && grep -q 'importing keys is refused.*copies elsewhere' <<<\"\$out\""
 check "ssh-key list --json names both keys with fingerprints" \
     bash -c "'$CTL' --json ssh-key list | python3 -c 'import json,sys; k=json.load(sys.stdin)[\"keys\"]; assert [x[\"name\"] for x in k]==[\"login\",\"signing\"] and all(x[\"fingerprint\"].startswith(\"SHA256:\") for x in k)'"
+
+if [ -n "${EXPECT_KEY_STORE:-}" ]; then
+    check "both keys live in the key store $EXPECT_KEY_STORE" \
+        bash -c "'$CTL' --json ssh-key list | python3 -c 'import json,sys; assert {x[\"keyStore\"] for x in json.load(sys.stdin)[\"keys\"]}=={\"$EXPECT_KEY_STORE\"}'"
+fi
 
 # The agent, with HOME where the known_hosts file is.
 export SSH_AUTH_SOCK="$T/agent/agent.sock"
@@ -276,8 +284,9 @@ check "git verify-commit verifies it with the allowed signers file" \
     bash -c "git -C '$T/repo' verify-commit HEAD 2>&1 | grep -q 'Good \"git\" signature for tester@example.org'"
 
 # The state directory holds no private key in the clear, and no key file at all.
+# The device key: device.key, or device.key.tpm (sealed by the TPM) with keys in the TPM.
 check "the state directory holds only the store and the device key" \
-    bash -c "[ \"\$(ls '$T/state' | grep -v '^rights.sqlite3' | grep -v '^device.key\$')\" = '' ]"
+    bash -c "[ \"\$(ls '$T/state' | grep -v '^rights.sqlite3' | grep -v '^device.key\$' | grep -v '^device.key.tpm\$')\" = '' ]"
 check "no PEM or OpenSSH private key in the state directory" \
     bash -c "! grep -rqa -e 'PRIVATE KEY' -e 'openssh-key-v1' '$T/state'"
 check "ssh-key list records the last use" \

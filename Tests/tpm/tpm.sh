@@ -1,0 +1,168 @@
+#!/bin/bash
+# Keys in the TPM (issue 32) against the project's daemon and swtpm on 127.0.0.1: Store=tpm with
+# no TPM, SSH keys made and signing in the TPM, a restart, 1,000 signatures leaving no transient
+# object, the state directory next to a fresh TPM, the TPM going away, and the hostile case: root
+# with the state directory and the TPM (tpm2-tools), the daemon stopped, cannot sign.
+#
+# Environment: BINDIR (localauthd and localauthctl). Prints one line per check and
+# "N passed, N failed"; exits non-zero on any failure. Needs swtpm, tpm2-tools, python3.
+set -u
+BINDIR=${BINDIR:?set BINDIR to the directory of localauthd and localauthctl}
+HERE=$(cd "$(dirname "$0")" && pwd)
+PASSED=0
+FAILED=0
+check() {
+    local name=$1
+    shift
+    if "$@"; then
+        PASSED=$((PASSED + 1)); echo "ok   $name"
+    else
+        FAILED=$((FAILED + 1)); echo "FAIL $name"
+    fi
+}
+die() { echo "tpm.sh: $*" >&2; exit 2; }
+for tool in swtpm tpm2_createprimary tpm2_load tpm2_sign tpm2_getcap tpm2_unseal python3; do
+    command -v "$tool" >/dev/null || die "$tool is missing (make test-deps)"
+done
+T=$(mktemp -d /tmp/localauthd-tpm.XXXXXX)
+PIDS=()
+DAEMON=
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
+    sleep 0.2
+    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; done
+    if [ "$FAILED" != 0 ]; then
+        for log in "$T"/*.log; do [ -f "$log" ] && { echo "--- $log"; tail -15 "$log"; }; done
+    fi
+    [ -n "${KEEP_TEMP:-}" ] || rm -rf "$T"
+}
+trap cleanup EXIT
+export TSS2_LOG=all+NONE
+
+# swtpm on two free ports (commands, control = +1) with its state in $T/NAME.
+start_swtpm() {
+    local name=$1 port
+    mkdir -p "$T/$name"
+    for _ in $(seq 20); do
+        port=$(( (RANDOM % 20000 + 30000) & ~1 ))
+        swtpm socket --tpm2 --server type=tcp,port=$port,bindaddr=127.0.0.1 \
+            --ctrl type=tcp,port=$((port + 1)),bindaddr=127.0.0.1 \
+            --flags not-need-init,startup-clear --tpmstate dir="$T/$name" >"$T/$name-swtpm.log" 2>&1 &
+        local pid=$!
+        for _ in $(seq 50); do
+            kill -0 $pid 2>/dev/null || break
+            (exec 3<>/dev/tcp/127.0.0.1/$((port + 1))) 2>/dev/null && { PIDS+=($pid); echo "$port $pid"; return; }
+            sleep 0.1
+        done
+        kill $pid 2>/dev/null
+    done
+    die "swtpm did not start"
+}
+start_daemon() { # STATE PORT
+    printf '[Keys]\nStore=tpm\nTCTI=swtpm:host=127.0.0.1,port=%s\n' "$2" >"$T/conf-$2"
+    rm -f "$T/daemon.sock"
+    "$BINDIR/localauthd" --demo --config "$T/conf-$2" --stderr --state-dir "$1" \
+        --socket "$T/daemon.sock" >>"$T/daemon.log" 2>&1 &
+    DAEMON=$!
+    PIDS+=($DAEMON)
+    for _ in $(seq 100); do [ -S "$T/daemon.sock" ] && return 0; sleep 0.1; done
+    return 1
+}
+stop_daemon() { kill "$DAEMON"; wait "$DAEMON" 2>/dev/null; }
+rpc() { python3 "$HERE/rpc.py" "$T/daemon.sock" "$@"; }
+export LOCALAUTHD_SOCKET="$T/daemon.sock"
+CTL="$BINDIR/localauthctl"
+
+# Store=tpm with no TPM: a start-up error naming the TCTI.
+printf '[Keys]\nStore=tpm\nTCTI=swtpm:host=127.0.0.1,port=9\n' >"$T/no-tpm.conf"
+mkdir -m 0700 "$T/state-none"
+check "Store=tpm with no TPM is a start-up error naming the TCTI" bash -c \
+    "! timeout 20 '$BINDIR/localauthd' --config '$T/no-tpm.conf' --stderr --state-dir '$T/state-none' --socket '$T/none.sock' >'$T/no-tpm.log' 2>&1 && grep -q 'no TPM answers at TCTI=swtpm:host=127.0.0.1,port=9' '$T/no-tpm.log'"
+
+read -r PORT SWTPM < <(start_swtpm tpm-a)
+export TPM2TOOLS_TCTI="swtpm:host=127.0.0.1,port=$PORT"
+mkdir -m 0700 "$T/state"
+start_daemon "$T/state" "$PORT" || die "the daemon did not start: $(cat "$T/daemon.log")"
+check "the start entry names the key store" grep -q "keys: tpm (swtpm:host=127.0.0.1,port=$PORT, device key sealed by the TPM)" "$T/daemon.log"
+check "status says the keys live in the TPM" bash -c "'$CTL' status | grep -q 'Keys: tpm (swtpm:host=127.0.0.1,port=$PORT'"
+check "status --json says so" bash -c "'$CTL' --json status | python3 -c 'import json,sys; k=json.load(sys.stdin)[\"keyStore\"]; assert k[\"store\"]==\"tpm\" and k[\"deviceKey\"]==\"tpm\", k'"
+check "no device.key, a device.key.tpm" bash -c "[ ! -e '$T/state/device.key' ] && [ -s '$T/state/device.key.tpm' ]"
+"$CTL" ssh-key create laptop --reuse 3600 >"$T/laptop.pub" 2>>"$T/ctl.log"
+check "ssh-key list says the key is TPM-resident" bash -c "'$CTL' ssh-key list | grep -q '^laptop .*tpm-resident'"
+check "ssh-key list --json says keyStore tpm" bash -c "'$CTL' --json ssh-key list | grep -q '\"keyStore\":\"tpm\"'"
+"$CTL" sim face MATCH >/dev/null
+check "1,000 signatures in a row by the TPM" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1000 2>'$T/sign-many.log')\" = 1000 ]"
+check "they leave no transient object in the TPM" bash -c "[ -z \"\$(tpm2_getcap handles-transient)\" ]"
+
+# A restart keeps every key.
+stop_daemon
+start_daemon "$T/state" "$PORT" || die "the daemon did not restart"
+check "a restart keeps the key" bash -c "'$CTL' ssh-key list | grep -q '^laptop .*tpm-resident'"
+"$CTL" sim face MATCH >/dev/null
+check "the key signs after the restart" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1)\" = 1 ]"
+
+# The TPM goes away (swtpm killed): a clear error, and the daemon serves the rest.
+kill -9 "$SWTPM"
+sleep 0.3
+OUT=$(rpc sshKey.sign '{"name":"laptop","data":"aGk="}')
+check "the TPM gone: a signature answers keyUnavailable, the TPM does not answer" bash -c \
+    "grep -q keyUnavailable <<<'$OUT' && grep -q 'does not answer' <<<'$OUT'"
+check "the daemon serves everything else" bash -c "'$CTL' status >/dev/null"
+stop_daemon
+
+# The state directory copied next to a fresh TPM: every key use is keyUnavailable.
+read -r PORT2 _ < <(start_swtpm tpm-b)
+cp -a "$T/state" "$T/state-copy"
+start_daemon "$T/state-copy" "$PORT2" || die "the daemon did not start on the copy"
+OUT=$(rpc sshKey.sign '{"name":"laptop","data":"aGk="}')
+check "next to another TPM a signature answers keyUnavailable, sealed to another TPM" bash -c \
+    "grep -q 'keyUnavailable' <<<'$OUT' && grep -q 'sealed to another TPM' <<<'$OUT'"
+OUT=$(rpc sshKey.create '{"name":"second"}')
+check "and so does making a key" bash -c "grep -q 'keyUnavailable' <<<'$OUT'"
+check "status says why keys are unavailable" bash -c "'$CTL' status | grep -q 'unavailable: .*sealed to another TPM'"
+stop_daemon
+
+# Hostile: the daemon stopped, root with the state directory and the TPM (tpm2-tools, the TCG
+# SRK) cannot sign with the user's key.
+read -r PORT _ < <(start_swtpm tpm-a)
+export TPM2TOOLS_TCTI="swtpm:host=127.0.0.1,port=$PORT"
+python3 - "$T" <<'PY'
+import sqlite3, struct, sys
+t = sys.argv[1]
+blob = sqlite3.connect(t + "/state/rights.sqlite3").execute(
+    "SELECT tpm_key FROM ssh_keys WHERE name = 'laptop'").fetchone()[0]
+def parts(b):
+    n = struct.unpack(">H", b[:2])[0]
+    m = struct.unpack(">H", b[2 + n:4 + n])[0]
+    return b[2:2 + n], b[4 + n:4 + n + m]
+pub, priv = parts(blob)
+open(t + "/key.pub", "wb").write(pub)
+open(t + "/key.priv", "wb").write(priv)
+pub, priv = parts(open(t + "/state/device.key.tpm", "rb").read())
+open(t + "/dk.pub", "wb").write(pub)
+open(t + "/dk.priv", "wb").write(priv)
+PY
+# tpm2-tools leave what they load in a TPM without a resource manager: flush after each step.
+srk() {
+    tpm2_flushcontext -t >/dev/null 2>&1
+    head -c 64 /dev/zero | tpm2_createprimary -Q -C o -g sha256 -G ecc256:aes128cfb \
+        -a 'fixedtpm|fixedparent|sensitivedataorigin|userwithauth|noda|restricted|decrypt' -u - -c "$T/srk.ctx" &&
+        tpm2_flushcontext -t
+}
+check "root loads the key's blobs under the TCG SRK with tpm2-tools" bash -c \
+    "$(declare -f srk); T='$T' srk && tpm2_load -Q -C '$T/srk.ctx' -u '$T/key.pub' -r '$T/key.priv' -c '$T/key.ctx' && tpm2_flushcontext -t"
+echo "a message" >"$T/msg"
+check "but cannot sign with an empty auth value (the TPM's auth check refuses it)" bash -c \
+    "! tpm2_sign -c '$T/key.ctx' -g sha256 -o '$T/sig' '$T/msg' 2>'$T/hostile-sign.log' && grep -q 'authorization HMAC check failed' '$T/hostile-sign.log'"
+check "root can unseal the device key (no PCR policy: documented)" bash -c \
+    "$(declare -f srk); T='$T' srk && tpm2_load -Q -C '$T/srk.ctx' -u '$T/dk.pub' -r '$T/dk.priv' -c '$T/dk.ctx' && tpm2_flushcontext -t && tpm2_unseal -c '$T/dk.ctx' -o '$T/dk.bin' && [ \$(stat -c %s '$T/dk.bin') = 32 ]"
+DENIED=1
+for guess in "hex:$(xxd -p -c 64 "$T/dk.bin")" "file:$T/state/device.key.tpm"; do
+    bash -c "$(declare -f srk); T='$T' srk && tpm2_load -Q -C '$T/srk.ctx' -u '$T/key.pub' -r '$T/key.priv' -c '$T/key.ctx' && tpm2_flushcontext -t && tpm2_sign -c '$T/key.ctx' -p '$guess' -g sha256 -o '$T/sig' '$T/msg'" 2>/dev/null && DENIED=0
+done
+check "nor with the device key or any file of the state directory as the auth value" test $DENIED = 1
+tpm2_flushcontext -t >/dev/null 2>&1
+check "tpm2-tools left nothing loaded" bash -c "[ -z \"\$(tpm2_getcap handles-transient)\" ]"
+
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" = 0 ]
