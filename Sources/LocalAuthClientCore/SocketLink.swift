@@ -63,14 +63,19 @@ final class SocketLink: Sendable {
 
   /// Queues one request line for sending (send(2) with MSG_NOSIGNAL).
   func send(_ request: RPCRequest) {
-    var line = JSONWriter.encode(request.json)
-    line.append(0x0A)
-    let bytes = line
+    // An agent's answer may carry a passcode or login password: its line is written into room
+    // made for it at once (never moved to a grown buffer) and zeroed once sent.
+    let secret = request.method == AgentRespondRequest.method
+    var writer = JSONWriter(capacity: secret ? 4096 : 256)
+    writer.write(request.json)
+    writer.bytes.append(0x0A)
+    let line = OutgoingLine(writer.bytes, secret: secret)
     writes.async { [self] in
+      defer { line.wipeIfSecret() }
       guard !closed.withLock({ $0 }) else { return }
       var offset = 0
-      while offset < bytes.count {
-        let sent = bytes.withUnsafeBytes { raw in
+      while offset < line.bytes.count {
+        let sent = line.bytes.withUnsafeBytes { raw in
           Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
         }
         if sent < 0, errno == EINTR { continue }
@@ -99,6 +104,26 @@ final class SocketLink: Sendable {
         return value
       }
       if !wasClosed { Glibc.close(fd) }
+    }
+  }
+}
+
+/// One request line on its way to the daemon's socket. `@unchecked Sendable`: made on the caller's
+/// thread and then touched only by the link's write queue.
+private final class OutgoingLine: @unchecked Sendable {
+  var bytes: [UInt8]
+  let secret: Bool
+
+  init(_ bytes: [UInt8], secret: Bool) {
+    self.bytes = bytes
+    self.secret = secret
+  }
+
+  /// Zeroes a line that may carry a secret (explicit_bzero(3)).
+  func wipeIfSecret() {
+    guard secret else { return }
+    bytes.withUnsafeMutableBytes { raw in
+      if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
     }
   }
 }
