@@ -48,30 +48,23 @@ extension Broker {
     return sensor
   }
 
-  func status() -> JSONValue {
-    var counts = JSONObject()
-    for name in outcomes.keys.sorted() { counts[name] = .int(outcomes[name] ?? 0) }
-    let uptime = time.now() - startedAt
-    return [
-      "version": .string(version), "uptimeSeconds": .int(Int(uptime.components.seconds)),
-      "clients": .int(clientCount), "evaluating": .int(running == nil ? 0 : 1),
-      "queued": .int(queue.count),
-      "storeRequests": .int(rights.backlog.total),
-      "outcomes": .object(counts), "findings": findingCounts,
-      "keyStore": keyStore.map(Self.keyStoreEntry) ?? .null,
-    ]
+  func status() -> BrokerStatus {
+    var findings: [String: Int] = [:]
+    for kind in Finding.Kind.allCases { findings[kind.rawValue] = diagnostics.counts[kind] ?? 0 }
+    return BrokerStatus(
+      version: version, uptimeSeconds: Double((time.now() - startedAt).components.seconds),
+      clients: clientCount, evaluating: running == nil ? 0 : 1, queued: queue.count,
+      storeRequests: rights.backlog.total, outcomes: outcomes, findings: findings,
+      keyStore: keyStore.map(Self.keyStoreSummary))
   }
 
-  /// Where keys live, on the wire (docs/protocol.md, `broker.status`): `store` ("tpm" when new
-  /// keys are made in the TPM, else "file"), `deviceKey` ("tpm" or "file"), `tcti`, and
-  /// `unavailable` when no key can be used.
-  nonisolated static func keyStoreEntry(_ status: KeyStoreStatus) -> JSONValue {
-    var entry: JSONObject = [
-      "store": .string(status.newKeys.rawValue), "deviceKey": .string(status.deviceKey.rawValue),
-    ]
-    if let tcti = status.tcti { entry["tcti"] = .string(tcti) }
-    if let unavailable = status.unavailable { entry["unavailable"] = .string(unavailable) }
-    return .object(entry)
+  /// Where keys live, as `broker.status` says (docs/protocol.md): `store` ("tpm" when new keys
+  /// are made in the TPM, else "file"), `deviceKey` ("tpm" or "file"), `tcti`, and `unavailable`
+  /// when no key can be used.
+  nonisolated static func keyStoreSummary(_ status: KeyStoreStatus) -> KeyStoreSummary {
+    KeyStoreSummary(
+      store: status.newKeys.rawValue, deviceKey: status.deviceKey.rawValue, tcti: status.tcti,
+      unavailable: status.unavailable)
   }
 
   func startMonitoring(_ client: ClientSession) -> MonitorResult {
@@ -80,46 +73,36 @@ extension Broker {
   }
 
   func listSensors(_ params: ListSensorsRequest.Params, for client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> SensorListResult
   {
     let owner = try requestedOwner(params.reader, client: client)
     let person = ownerState(owner.uid)
-    return .object([
-      "user": .string(owner.name), "uid": .int(Int(owner.uid)),
-      "sensors": .array(
-        sensors.drivers.map { driver in
-          let state = driver.state(for: owner.uid)
-          var entry: JSONObject = [
-            "name": .string(state.name), "kind": .string(state.kind.rawValue),
-            "available": .bool(state.available), "connected": .bool(state.connected),
-            "enrolledCount": .int(state.enrolled.count),
-          ]
-          if client.isAdmin {
-            entry["enrolled"] = .array(state.enrolled.map { .string($0.identity) })
-          }
-          if state.kind.isBiometric {
-            entry["lockedOut"] = .bool(person.biometryLockedOut)
-            entry["failedAttempts"] = .int(person.consecutiveBiometricFailures)
-          } else if state.kind == .passcode {
-            entry["passcodeSet"] = .bool(person.passcode != nil)
-            entry["lockedOut"] = .bool(
-              person.passcodeRetryNotBefore.map { time.now() < $0 } ?? false)
-            entry["failedAttempts"] = .int(person.consecutivePasscodeFailures)
-          } else {
-            entry["lockedOut"] = false
-            entry["failedAttempts"] = 0
-          }
-          if let scriptable = driver as? any ScriptableSensor {
-            entry["queuedCommands"] = .int(scriptable.queuedCommands)
-            entry["defaultMode"] = .string(scriptable.defaultBehavior.rawValue)
-            // Only those who may script a sensor see its script.
-            if client.isAdmin {
-              entry["queuedScript"] = .array(scriptable.queuedScript.map(JSONValue.string))
-            }
-          }
-          return .object(entry)
-        }),
-    ])
+    return SensorListResult(
+      user: owner.name, uid: owner.uid,
+      sensors: sensors.drivers.map { driver in
+        let state = driver.state(for: owner.uid)
+        var status = SensorStatus(
+          name: state.name, kind: state.kind.rawValue, available: state.available,
+          connected: state.connected, enrolled: state.enrolled.map(\.identity),
+          enrolledCount: state.enrolled.count, detailed: client.isAdmin, lockedOut: false,
+          failedAttempts: 0)
+        if state.kind.isBiometric {
+          status.lockedOut = person.biometryLockedOut
+          status.failedAttempts = person.consecutiveBiometricFailures
+        } else if state.kind == .passcode {
+          status.passcodeSet = person.passcode != nil
+          status.lockedOut = person.passcodeRetryNotBefore.map { time.now() < $0 } ?? false
+          status.failedAttempts = person.consecutivePasscodeFailures
+        }
+        if let scriptable = driver as? any ScriptableSensor {
+          status.scriptable = true
+          status.queuedCommands = scriptable.queuedCommands
+          status.defaultMode = scriptable.defaultBehavior.rawValue
+          // Only those who may script a sensor see its script.
+          status.queuedScript = client.isAdmin ? scriptable.queuedScript : []
+        }
+        return status
+      })
   }
 
   func scriptSensor(_ params: ScriptSensorRequest.Params, client: ClientSession) throws(RPCError)

@@ -104,15 +104,6 @@ extension Broker {
       at: diagnosticsNow, configuration: configuration.diagnostics)
   }
 
-  /// Findings of each kind since start, for broker.status.
-  var findingCounts: JSONValue {
-    var counts = JSONObject()
-    for kind in Finding.Kind.allCases {
-      counts[kind.rawValue] = .int(diagnostics.counts[kind] ?? 0)
-    }
-    return .object(counts)
-  }
-
   /// Whether `client` may see what `uid`'s clients did: admins see all, others their own uid.
   private func maySee(_ uid: UInt32, _ client: ClientSession) -> Bool {
     client.isAdmin || client.peer.uid == uid

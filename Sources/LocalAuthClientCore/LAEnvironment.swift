@@ -93,14 +93,14 @@ public final class LAEnvironment: Sendable {
 
   /// Reads the state with blocking calls.
   private func readNow() -> LAEnvironmentState {
-    let sensors = (try? connection.callAndWait(ListSensorsRequest.self, .init())) ?? .null
+    let sensors = (try? connection.callAndWait(ListSensorsRequest.self, .init()))?.sensors ?? []
     let domain = try? connection.callAndWait(DomainStateRequest.self, .init(context: nil))
     return LAEnvironmentState(sensors: sensors, domainState: LADomainState(domain))
   }
 
   /// Reads the state with async calls.
   private func read() async -> LAEnvironmentState {
-    let sensors = (try? await connection.call(ListSensorsRequest.self, .init())) ?? .null
+    let sensors = (try? await connection.call(ListSensorsRequest.self, .init()))?.sensors ?? []
     let domain = try? await connection.call(DomainStateRequest.self, .init(context: nil))
     return LAEnvironmentState(sensors: sensors, domainState: LADomainState(domain))
   }

@@ -131,28 +131,25 @@ public final class LAEnvironmentState: Sendable, Equatable {
     self.companions = companions
   }
 
-  /// Reads `sensors.list` and `context.domainState` results.
-  convenience init(sensors: JSONValue, domainState: LADomainState) {
-    let entries = sensors.objectValue?["sensors"]?.arrayValue?.compactMap(\.objectValue) ?? []
+  /// The state `sensors.list` and `context.domainState` describe.
+  convenience init(sensors entries: [SensorStatus], domainState: LADomainState) {
     var biometry: LAEnvironmentMechanismBiometry?
     var password: LAEnvironmentMechanismUserPassword?
     var companions: [LAEnvironmentMechanismCompanion] = []
     for entry in entries {
-      let kind = entry["kind"]?.stringValue ?? ""
-      let available = entry["available"]?.boolValue ?? false
-      let lockedOut = entry["lockedOut"]?.boolValue ?? false
-      let enrolled = (entry["enrolledCount"]?.intValue ?? 0) > 0
+      let (kind, available, lockedOut) = (entry.kind, entry.available, entry.lockedOut)
+      let enrolled = entry.enrolledCount > 0
       if let type = LABiometryType(name: kind), type != .none, biometry == nil {
         biometry = LAEnvironmentMechanismBiometry(
           biometryType: type, isEnrolled: enrolled, isLockedOut: lockedOut,
           stateHash: domainState.biometry.stateHash ?? Data(), inaccessible: !available)
       } else if kind == "passcode", password == nil {
         password = LAEnvironmentMechanismUserPassword(
-          isSet: entry["passcodeSet"]?.boolValue ?? false, isLockedOut: lockedOut)
+          isSet: entry.passcodeSet ?? false, isLockedOut: lockedOut)
       } else if kind == "companion" {
         companions.append(
           LAEnvironmentMechanismCompanion(
-            name: entry["name"]?.stringValue ?? "Companion", isUsable: available && enrolled))
+            name: entry.name.isEmpty ? "Companion" : entry.name, isUsable: available && enrolled))
       }
     }
     self.init(biometry: biometry, userPassword: password, companions: companions)

@@ -12,13 +12,12 @@ public struct LocalAuthDaemon: Sendable {
 
   /// `broker.status`.
   public func status() async throws -> BrokerStatus {
-    BrokerStatus(json: try await connection.call(BrokerStatusRequest.self, NoParams()))
+    try await connection.call(BrokerStatusRequest.self, NoParams())
   }
 
   /// `sensors.list`.
   public func sensors() async throws -> [SensorStatus] {
-    let result = try await connection.call(ListSensorsRequest.self, .init())
-    return (result.objectValue?["sensors"]?.arrayValue ?? []).map(SensorStatus.init(json:))
+    try await connection.call(ListSensorsRequest.self, .init()).sensors
   }
 
   /// `sensors.script`: queues commands of the script language (docs/protocol.md, "The script

@@ -22,7 +22,7 @@ public enum ListSensorsRequest: RequestType {
   /// `sensors.list`
   public static let method = "sensors.list"
   /// `{user, uid, sensors}`.
-  public typealias Result = JSONValue
+  public typealias Result = SensorListResult
 
   /// `{user?}`.
   public struct Params: OwnerParams {
@@ -153,7 +153,7 @@ public enum BrokerStatusRequest: RequestType {
   /// `broker.status`
   public static let method = "broker.status"
   /// The status object.
-  public typealias Result = JSONValue
+  public typealias Result = BrokerStatus
   /// None.
   public typealias Params = NoParams
 }

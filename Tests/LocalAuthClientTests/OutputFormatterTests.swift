@@ -54,7 +54,7 @@ import Testing
     )
   }
 
-  @Test func formatsProgressAndStatus() {
+  @Test func formatsProgressAndStatus() throws {
     #expect(text.event(.queued(requestID: "R", position: 2)) == "R: queued at position 2")
     #expect(
       text.event(.feedback(requestID: "R", sensor: "face", feedback: "noMatch", attempt: 1))
@@ -62,22 +62,24 @@ import Testing
     #expect(
       json.event(.fallback(requestID: "R", to: "passcode"))
         == #"{"requestID":"R","event":"fallback","to":"passcode"}"#)
-    let status = BrokerStatus(json: [
-      "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 1, "queued": 0,
-      "outcomes": ["success": 4, "appCancel": 1],
-    ])
+    let status = try #require(
+      BrokerStatus(json: [
+        "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 1, "queued": 0,
+        "outcomes": ["success": 4, "appCancel": 1],
+      ]))
     #expect(text.status(status).contains("Outcomes: appCancel=1 success=4"))
     #expect(text.status(status).contains("Findings: none yet"))
     #expect(json.status(status).hasPrefix(#"{"version":"0.1","uptimeSeconds":12,"clients":3"#))
   }
 
   /// The README: findings are counted in `localauthctl status` (issue 29, item 3).
-  @Test func statusCountsTheFindings() {
-    let status = BrokerStatus(json: [
-      "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 0, "queued": 0,
-      "outcomes": ["success": 4],
-      "findings": ["overlappingPrompts": 1, "repromptAfterCancel": 2, "contextChurn": 0],
-    ])
+  @Test func statusCountsTheFindings() throws {
+    let status = try #require(
+      BrokerStatus(json: [
+        "version": "0.1", "uptimeSeconds": 12, "clients": 3, "evaluating": 0, "queued": 0,
+        "outcomes": ["success": 4],
+        "findings": ["overlappingPrompts": 1, "repromptAfterCancel": 2, "contextChurn": 0],
+      ]))
     #expect(
       OutputFormatter(json: false).status(status).contains(
         "Findings: 3 (overlappingPrompts=1 repromptAfterCancel=2; localauthctl doctor explains them)"
@@ -88,20 +90,22 @@ import Testing
   }
 
   /// Issue 32: status says where keys live, in text and JSON.
-  @Test func statusSaysWhereKeysLive() {
-    let tpm = BrokerStatus(json: [
-      "version": "0.1", "uptimeSeconds": 1, "clients": 1, "evaluating": 0, "queued": 0,
-      "keyStore": ["store": "tpm", "deviceKey": "tpm", "tcti": "device:/dev/tpmrm0"],
-    ])
+  @Test func statusSaysWhereKeysLive() throws {
+    let tpm = try #require(
+      BrokerStatus(json: [
+        "version": "0.1", "uptimeSeconds": 1, "clients": 1, "evaluating": 0, "queued": 0,
+        "keyStore": ["store": "tpm", "deviceKey": "tpm", "tcti": "device:/dev/tpmrm0"],
+      ]))
     #expect(
       OutputFormatter(json: false).status(tpm).contains(
         "Keys: tpm (device:/dev/tpmrm0, device key sealed by the TPM)"))
     #expect(
       OutputFormatter(json: true).status(tpm).contains(
         #""keyStore":{"store":"tpm","deviceKey":"tpm","tcti":"device:/dev/tpmrm0"}"#))
-    let file = BrokerStatus(json: [
-      "version": "0.1", "keyStore": ["store": "file", "deviceKey": "file"],
-    ])
+    let file = try #require(
+      BrokerStatus(json: [
+        "version": "0.1", "keyStore": ["store": "file", "deviceKey": "file"],
+      ]))
     #expect(OutputFormatter(json: false).status(file).contains("Keys: file"))
   }
 
