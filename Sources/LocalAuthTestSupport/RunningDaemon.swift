@@ -23,10 +23,6 @@ public final class RunningDaemon: @unchecked Sendable {
   /// a private bus; read at each start.
   public var extraEnvironment: [String: String]
 
-  /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
-  public static let timeoutScale =
-    Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
-
   /// The daemon binary: LOCALAUTHD_BIN, else `localauthd` beside the test runner.
   public static func binaryPath(
     _ name: String = "localauthd", environment: String = "LOCALAUTHD_BIN"
@@ -88,15 +84,16 @@ public final class RunningDaemon: @unchecked Sendable {
     process.standardOutput = logFile
     try process.run()
     self.process = process
-    let deadline = Date().addingTimeInterval(10 * Self.timeoutScale)
-    while Date() < deadline {
+    var exited = false
+    let listening = eventually(blocking: .milliseconds(10)) {
       if let client = try? LineClient(socketPath: socketPath) {
         client.close()
-        return
+        return true
       }
-      if !process.isRunning { break }
-      usleep(10_000)
+      exited = !process.isRunning
+      return exited
     }
+    if listening && !exited { return }
     throw DaemonTestError("localauthd did not start listening on \(socketPath): \(log())")
   }
 
@@ -125,12 +122,9 @@ public final class RunningDaemon: @unchecked Sendable {
   /// Waits up to `seconds` (scaled) for the process to end; whether it did.
   @discardableResult
   public func waitForExit(seconds: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
-    while let process, process.isRunning {
-      if Date() >= deadline { return false }
-      usleep(5_000)
+    eventually(within: .seconds(seconds), blocking: .milliseconds(5)) {
+      !(process?.isRunning ?? false)
     }
-    return true
   }
 
   /// How the last process ended: its exit code, or minus the signal that killed it; nil while it runs.
@@ -148,12 +142,7 @@ public final class RunningDaemon: @unchecked Sendable {
   /// Waits up to `seconds` (scaled) for the log to contain `text` (lines written by other threads,
   /// such as a driver's supervisor, may land just after the answer they explain); whether it did.
   public func waitForLog(containing text: String, seconds: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
-    repeat {
-      if log().contains(text) { return true }
-      usleep(10_000)
-    } while Date() < deadline
-    return false
+    eventually(within: .seconds(seconds), blocking: .milliseconds(10)) { log().contains(text) }
   }
 
   /// A new connection to the daemon.

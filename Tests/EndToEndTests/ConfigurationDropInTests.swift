@@ -141,7 +141,7 @@ import Testing
     let before = reloads()
     try write("[Sensor.face]\nEnrolled=dave\n", to: dropIns + "/50-dave.conf")
     kill(daemon.pid!, SIGHUP)
-    let deadline = Date().addingTimeInterval(10 * RunningDaemon.timeoutScale)
+    let deadline = Date().addingTimeInterval(10 * TestTimeout.scale)
     while reloads() == before, Date() < deadline { usleep(20_000) }
     let sensors = try admin.call(Method.sensorsList)?.object?["sensors"]?.arrayValue
     let face = sensors?.first { $0.objectValue?["name"] == "face" }?.objectValue
@@ -150,7 +150,7 @@ import Testing
     let bad = dropIns + "/60-bad.conf"
     try write("[Broker]\nFrameLimit=tiny\n", to: bad)
     kill(daemon.pid!, SIGHUP)
-    let rejectDeadline = Date().addingTimeInterval(10 * RunningDaemon.timeoutScale)
+    let rejectDeadline = Date().addingTimeInterval(10 * TestTimeout.scale)
     while !daemon.log().contains("configuration rejected"), Date() < rejectDeadline {
       usleep(20_000)
     }

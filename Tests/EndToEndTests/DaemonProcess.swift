@@ -14,8 +14,6 @@ final class DaemonProcess: @unchecked Sendable {
   // Used only by the test that owns it, on one task.
   private let daemon: RunningDaemon
 
-  /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
-  static var timeoutScale: Double { RunningDaemon.timeoutScale }
   /// LOCALAUTHCTL_BIN, else `localauthctl` beside the test runner.
   static let controlPath: String? = try? RunningDaemon.binaryPath(
     "localauthctl", environment: "LOCALAUTHCTL_BIN")
@@ -50,19 +48,6 @@ final class DaemonProcess: @unchecked Sendable {
     try await LocalAuthDaemon(connection: admin).script(
       sensor: sensor, commands: commands, replace: replace)
   }
-}
-
-/// Waits for a condition, polling; fails the test after the scaled timeout.
-func eventually(
-  _ what: String, timeout: Double = 5, _ condition: @Sendable () async throws -> Bool,
-  sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-  let deadline = ContinuousClock.now + .seconds(timeout * DaemonProcess.timeoutScale)
-  while ContinuousClock.now < deadline {
-    if try await condition() { return }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  Issue.record("timed out waiting for \(what)", sourceLocation: sourceLocation)
 }
 
 /// Collects an evaluation's events until one matches.

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// The founding bug against the real daemon and `localauthctl doctor`, the well-behaved app that
@@ -139,7 +140,7 @@ struct DiagnosticsEndToEndTests {
     #expect(steps(original).flatMap { $0 }.count == 6)
     // Timings: each capture takes at least as long as it did (the SLEEP is the recorded
     // duration) and at most the stated tolerance longer: 250 ms, times the timeout scale.
-    let tolerance = Int(250 * DaemonProcess.timeoutScale)
+    let tolerance = Int(250 * TestTimeout.scale)
     func durations(_ trace: EvaluationTrace) -> [Int] {
       trace.evaluations.flatMap {
         $0.steps.compactMap { step in step.askedAtMs.map { step.atMs - $0 } }

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -102,7 +103,7 @@ struct EvaluationEndToEndTests {
     }
     try await Task.sleep(for: .milliseconds(300))
     context.invalidate()
-    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0 } == ["false appCancel"])
     #expect(throws: LAError(.invalidContext)) {
@@ -131,11 +132,12 @@ struct EvaluationEndToEndTests {
             success ? "success" : (error as? LAError)?.code.name ?? "\(String(describing: error))")
         }
       }
-      try await eventually("the evaluation to run") {
-        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-      }
+      #expect(
+        try await eventually {
+          try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+        }, "the evaluation to run")
     }
-    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
     #expect(replies.withLock { $0 } == ["success"])
   }
 
@@ -148,9 +150,10 @@ struct EvaluationEndToEndTests {
     let task = Task {
       try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "task")
     }
-    try await eventually("the evaluation to run") {
-      try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-    }
+    #expect(
+      try await eventually {
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+      }, "the evaluation to run")
     task.cancel()
     let error = await #expect(throws: LAError.self) { try await task.value }
     #expect(error?.code == .appCancel)
@@ -163,10 +166,11 @@ struct EvaluationEndToEndTests {
     early.cancel()
     let earlyError = await #expect(throws: LAError.self) { try await early.value }
     #expect(earlyError?.code == .appCancel)
-    try await eventually("nothing left running") {
-      let status = try await LocalAuthDaemon(connection: connection).status()
-      return status.evaluating == 0 && status.queued == 0
-    }
+    #expect(
+      try await eventually {
+        let status = try await LocalAuthDaemon(connection: connection).status()
+        return status.evaluating == 0 && status.queued == 0
+      }, "nothing left running")
   }
 
   @Test func aNonInteractiveClientGetsNotInteractive() async throws {

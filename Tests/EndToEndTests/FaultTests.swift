@@ -1,5 +1,6 @@
 import Glibc
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -166,7 +167,7 @@ struct RaceClient {
     actions.sort { $0.at < $1.at }
     var confirmed: Set<String> = []
     var actionsSent: [String] = []
-    let deadline = start + 10 * HostileDaemon.timeoutScale
+    let deadline = start + 10 * TestTimeout.scale
     while HostileClock.now() < deadline {
       let elapsed = HostileClock.now() - start
       if let disconnectAt, elapsed >= disconnectAt {

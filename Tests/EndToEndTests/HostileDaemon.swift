@@ -7,9 +7,6 @@ final class HostileDaemon: @unchecked Sendable {
   // Used from one test at a time.
   private let daemon: RunningDaemon
 
-  /// Scales every timeout (env LOCALAUTHD_TEST_TIMEOUT_SCALE, default 1).
-  static var timeoutScale: Double { RunningDaemon.timeoutScale }
-
   /// A daemon with this configuration (and extra environment variables), not yet started.
   init(configuration: String, environment: [String: String] = [:]) throws {
     daemon = try RunningDaemon(arguments: [], config: configuration, environment: environment)

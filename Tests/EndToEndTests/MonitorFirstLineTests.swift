@@ -26,7 +26,7 @@ import Testing
     var seen: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     // A deadline for a loaded machine (the whole suite runs in parallel), not a speed limit.
-    let deadline = Date().addingTimeInterval(60 * DaemonProcess.timeoutScale)
+    let deadline = Date().addingTimeInterval(60 * TestTimeout.scale)
     while !seen.contains(UInt8(ascii: "\n")), Date() < deadline, process.isRunning {
       let count = read(descriptor, &buffer, buffer.count)
       if count > 0 {

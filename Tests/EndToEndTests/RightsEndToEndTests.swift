@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// LARight, LARightStore and LAPersistedRight against the real daemon (docs/protocol.md, "Rights
@@ -81,9 +82,10 @@ struct RightsEndToEndTests {
     let right = LARight(connection: connection)
     let task = Task { try await right.authorize(localizedReason: "cancelled") }
     do {
-      try await eventually("the authorization to run") {
-        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-      }
+      #expect(
+        try await eventually {
+          try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+        }, "the authorization to run")
     }
     task.cancel()
     do {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// The client/daemon mismatches of docs/protocol.md, "Rights and keys", fixed in LocalAuthClient,
@@ -192,9 +193,10 @@ struct RightsKeyEndToEndTests {
     try await right.authorize(localizedReason: "before")
     let saved = try await save("restart", on: connection)
     daemon.stop()
-    try await eventually("the rights to lose their authorization") {
-      right.state == .notAuthorized && saved.state == .notAuthorized
-    }
+    #expect(
+      try await eventually {
+        right.state == .notAuthorized && saved.state == .notAuthorized
+      }, "the rights to lose their authorization")
     try await daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     #expect(try await right.refreshState() == .unknown)

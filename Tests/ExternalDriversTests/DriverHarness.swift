@@ -61,15 +61,6 @@ final class DriverHarness: @unchecked Sendable {
 
   /// The journal lines so far.
   var journal: [String] { lines.withLock { $0 } }
-
-  /// Waits (up to a generous bound, for slow machines) until `condition` holds; returns whether it did.
-  func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<2000 {
-      if condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-  }
 }
 
 /// Alice, the owner most tests capture for.

@@ -1,5 +1,6 @@
 import ExternalDrivers
 import Foundation
+import LocalAuthTestSupport
 import Sensors
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
       toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
     let sensor = harness.sensor(harness.exampleCommand)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(await eventually { sensor.state(for: 1000).available })
     #expect(sensor.state(for: 1000).enrolled.map(\.identity) == ["alice-face"])
     #expect(sensor.state(for: 1001).enrolled.map(\.identity) == ["bob-face"])
     #expect(sensor.state(for: 1002).enrolled.isEmpty)
@@ -23,7 +24,7 @@ import Testing
       toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
     let sensor = harness.sensor(harness.exampleCommand)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(await eventually { sensor.state(for: 1000).available })
     try harness.camera("SHOW alice-face")
     #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
     try harness.camera("SHOW bob-face")
@@ -41,7 +42,7 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor(harness.exampleCommand)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(await eventually { sensor.state(for: 1000).available })
     #expect(sensor.state(for: 1000).enrolled.isEmpty)
     #expect(sensor.enroll("alice-face", for: 1000) == ["alice-face"])
     let serial = sensor.state(for: 1000).enrolled.first?.serial
@@ -62,7 +63,7 @@ import Testing
       toFile: harness.directory + "/enrolled.json", atomically: true, encoding: .utf8)
     let sensor = harness.sensor(harness.exampleCommand)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(await eventually { sensor.state(for: 1000).available })
     let waiting = Task { try await sensor.capture(request()) }
     try await Task.sleep(for: .milliseconds(100))
     waiting.cancel()

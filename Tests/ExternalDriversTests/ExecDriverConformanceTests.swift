@@ -40,7 +40,7 @@ struct ExampleDriverRig: DriverRig {
   @Test func theExampleDriverPassesTheSharedSuite() async throws {
     let rig = try ExampleDriverRig()
     defer { rig.sensor.stop() }
-    #expect(await rig.harness.eventually { rig.sensor.state(for: alice.uid).available })
+    #expect(await eventually { rig.sensor.state(for: alice.uid).available })
     let problems = await checkDriverConformance(rig)
     #expect(problems.isEmpty, "\(problems)")
   }
