@@ -29,6 +29,8 @@ let package = Package(
     .target(name: "Sensors", dependencies: ["LocalAuthConcurrency"]),
     // What the host says: small files, /proc facts about processes, the account database (NSS).
     .target(name: "SystemFacts"),
+    // The one safe bind of a Unix socket at a path, shared by the daemon and the SSH agent.
+    .target(name: "LocalAuthSocket", dependencies: ["CLocalAuthSystem"]),
     // posix_spawn, poll and waitpid for out-of-process drivers.
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
@@ -58,6 +60,7 @@ let package = Package(
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
         "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
+        "LocalAuthSocket",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -70,6 +73,7 @@ let package = Package(
       name: "LocalAuthCommandLine",
       dependencies: [
         "LocalAuthClientCore", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
+        "LocalAuthSocket",
       ]),
     .target(
       name: "LocalAuthTestSupport",
@@ -88,6 +92,8 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
+    .testTarget(
+      name: "LocalAuthSocketTests", dependencies: ["LocalAuthSocket", "CLocalAuthSystem"]),
     .testTarget(
       name: "SensorsTests",
       dependencies: ["Sensors", "LocalAuthTestSupport", "LocalAuthConcurrency"]),
