@@ -79,7 +79,7 @@ let package = Package(
       name: "LocalAuthTestSupport",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem", "SystemFacts",
-        "LocalAuthConcurrency",
+        "LocalAuthConcurrency", "ExternalDrivers", "CSQLite",
       ]),
 
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
@@ -126,13 +126,21 @@ let package = Package(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
       name: "RightStoreTests",
-      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress"]),
+      dependencies: ["RightStore", "RightsStorage", "LocalAuthCrypto", "LocalAuthTestSupport"]),
     .testTarget(
       name: "LocalAuthClientTests",
       dependencies: [
         "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine", "LocalAuthProtocol",
         "LocalAuthTestSupport", "LocalAuthCrypto", "localauthctl",
         "localauthd",
+      ]),
+    // The slow and hostile suites that start processes and misbehave on purpose (drivers that crash
+    // and hang, a store killed at random moments): `make test` runs them, `make check` does not.
+    .testTarget(
+      name: "ProcessFaultTests",
+      dependencies: [
+        "ExternalDrivers", "Sensors", "LocalAuthTestSupport", "RightStore", "RightsStorage",
+        "rightstore-stress",
       ]),
     .testTarget(
       name: "EndToEndTests",

@@ -63,7 +63,7 @@ import Testing
       """)
     let sensor = harness.sensor([path])
     #expect(await eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    #expect(try await sensor.capture(DriverHarness.request()) == .match(identity: "alice-face"))
     sensor.stop()
     func reported() -> Int {
       harness.journal.compactMap { line -> Int? in

@@ -26,16 +26,18 @@ import Testing
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
     try harness.camera("SHOW alice-face")
-    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    #expect(try await sensor.capture(DriverHarness.request()) == .match(identity: "alice-face"))
     try harness.camera("SHOW bob-face")
-    #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
+    #expect(try await sensor.capture(DriverHarness.request(attempt: 2)) == .noMatch)
     try harness.camera("BLUR")
-    #expect(try await sensor.capture(request(attempt: 3)) == .retry(reason: .faceNotCentered))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 3))
+        == .retry(reason: .faceNotCentered))
     try harness.camera("LEAVE")
-    #expect(try await sensor.capture(request(attempt: 4)) == .userCancel)
+    #expect(try await sensor.capture(DriverHarness.request(attempt: 4)) == .userCancel)
     let bob = SensorOwner(uid: 1001, name: "bob")
     try harness.camera("SHOW bob-face")
-    #expect(try await sensor.capture(request(bob)) == .match(identity: "bob-face"))
+    #expect(try await sensor.capture(DriverHarness.request(bob)) == .match(identity: "bob-face"))
   }
 
   @Test func enrollmentGoesToTheDriverAndItsAnswerIsTheSet() async throws {
@@ -47,13 +49,13 @@ import Testing
     #expect(sensor.enroll("alice-face", for: 1000) == ["alice-face"])
     let serial = sensor.state(for: 1000).enrolled.first?.serial
     try harness.camera("SHOW alice-face")
-    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    #expect(try await sensor.capture(DriverHarness.request()) == .match(identity: "alice-face"))
     let saved = try String(contentsOfFile: harness.directory + "/enrolled.json", encoding: .utf8)
     #expect(saved.contains("alice-face"))
     #expect(sensor.state(for: 1000).enrolled.first?.serial == serial)
     #expect(sensor.unenroll("alice-face", for: 1000).isEmpty)
     try harness.camera("SHOW alice-face")
-    #expect(try await sensor.capture(request(attempt: 2)) == .noMatch)
+    #expect(try await sensor.capture(DriverHarness.request(attempt: 2)) == .noMatch)
     #expect(sensor.state(for: 1000).enrolled.isEmpty)
   }
 
@@ -64,12 +66,13 @@ import Testing
     let sensor = harness.sensor(harness.exampleCommand)
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let waiting = Task { try await sensor.capture(request()) }
+    let waiting = Task { try await sensor.capture(DriverHarness.request()) }
     try await Task.sleep(for: .milliseconds(100))
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
     try harness.camera("SHOW alice-face")
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 }
 
@@ -86,7 +89,7 @@ import Testing
     try await Task.sleep(for: .milliseconds(200))
     #expect(!FileManager.default.fileExists(atPath: marker))
     #expect(!sensor.state(for: 1000).available)
-    let refused = await failure { try await sensor.capture(request()) }
+    let refused = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(refused?.reason == .driverNotReady)
     #expect(
       sensor.reload(

@@ -10,7 +10,7 @@ struct ExampleDriverRig: DriverRig {
   let harness: DriverHarness
   let sensor: ExecSensor
   var driver: any SensorDriver { sensor }
-  let owner = alice
+  let owner = DriverHarness.alice
   let identity = "alice-face"
   let retryReason = RetryReason.faceNotCentered
   let enrollsThroughDriver = true
@@ -40,7 +40,7 @@ struct ExampleDriverRig: DriverRig {
   @Test func theExampleDriverPassesTheSharedSuite() async throws {
     let rig = try ExampleDriverRig()
     defer { rig.sensor.stop() }
-    #expect(await eventually { rig.sensor.state(for: alice.uid).available })
+    #expect(await eventually { rig.sensor.state(for: DriverHarness.alice.uid).available })
     let problems = await checkDriverConformance(rig)
     #expect(problems.isEmpty, "\(problems)")
   }

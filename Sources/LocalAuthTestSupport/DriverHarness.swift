@@ -3,13 +3,16 @@ import Foundation
 import LocalAuthConcurrency
 import Sensors
 
-/// A temporary directory with driver scripts, an `ExecSensor` over one, and the journal lines it wrote.
-final class DriverHarness: @unchecked Sendable {
-  // Set up once in init; `lines` is behind its own lock.
-  let directory: String
+/// A temporary directory with driver scripts, an `ExecSensor` over one, and the journal lines it
+/// wrote: the exec driver tests' rig (ExternalDriversTests, and the hostile drivers of
+/// ProcessFaultTests). `@unchecked Sendable`: set up once in init; `lines` is behind its own lock.
+public final class DriverHarness: @unchecked Sendable {
+  /// The temporary directory (removed when the harness goes).
+  public let directory: String
   private let lines = StateLock<[String]>([])
 
-  init() throws {
+  /// A fresh directory.
+  public init() throws {
     directory = NSTemporaryDirectory() + "localauthd-driver-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   }
@@ -17,7 +20,7 @@ final class DriverHarness: @unchecked Sendable {
   deinit { try? FileManager.default.removeItem(atPath: directory) }
 
   /// Writes an executable /bin/sh script and returns its path.
-  func script(_ name: String, _ body: String) throws -> String {
+  public func script(_ name: String, _ body: String) throws -> String {
     let path = directory + "/" + name
     try ("#!/bin/sh\n" + body).write(toFile: path, atomically: true, encoding: .utf8)
     chmod(path, 0o755)
@@ -25,7 +28,7 @@ final class DriverHarness: @unchecked Sendable {
   }
 
   /// The example driver of Examples/drivers, with its FIFO and state file in the directory.
-  var exampleCommand: [String] {
+  public var exampleCommand: [String] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
     return [
@@ -35,14 +38,14 @@ final class DriverHarness: @unchecked Sendable {
   }
 
   /// Writes a line to the example driver's camera FIFO.
-  func camera(_ line: String) throws {
+  public func camera(_ line: String) throws {
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory + "/camera"))
     try handle.write(contentsOf: Data((line + "\n").utf8))
     try handle.close()
   }
 
   /// A started sensor over `command`, with short timeouts so failures are found quickly.
-  func sensor(
+  public func sensor(
     _ command: [String], startTimeoutMs: Int = 20_000, hangTimeoutMs: Int = 20_000
   ) -> ExecSensor {
     var settings = ExecDriverSettings(command: command)
@@ -60,25 +63,25 @@ final class DriverHarness: @unchecked Sendable {
   }
 
   /// The journal lines so far.
-  var journal: [String] { lines.withLock { $0 } }
-}
+  public var journal: [String] { lines.withLock { $0 } }
 
-/// Alice, the owner most tests capture for.
-let alice = SensorOwner(uid: 1000, name: "alice")
+  /// Alice, the owner most tests capture for.
+  public static let alice = SensorOwner(uid: 1000, name: "alice")
 
-/// A capture request for `owner`.
-func request(_ owner: SensorOwner = alice, attempt: Int = 1) -> CaptureRequest {
-  CaptureRequest(requestID: "r\(attempt)", attempt: attempt, owner: owner)
-}
+  /// A capture request for `owner`.
+  public static func request(_ owner: SensorOwner = alice, attempt: Int = 1) -> CaptureRequest {
+    CaptureRequest(requestID: "r\(attempt)", attempt: attempt, owner: owner)
+  }
 
-/// The failure a capture threw, or nil when it returned or threw something else.
-func failure(of capture: () async throws -> CaptureEvent) async -> SensorFailure? {
-  do {
-    _ = try await capture()
-    return nil
-  } catch let failure as SensorFailure {
-    return failure
-  } catch {
-    return nil
+  /// The failure a capture threw, or nil when it returned or threw something else.
+  public static func failure(of capture: () async throws -> CaptureEvent) async -> SensorFailure? {
+    do {
+      _ = try await capture()
+      return nil
+    } catch let failure as SensorFailure {
+      return failure
+    } catch {
+      return nil
+    }
   }
 }

@@ -36,14 +36,15 @@ import Testing
     let sensor = harness.sensor([try flaky(harness, "exit 3")])
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let crash = await failure { try await sensor.capture(request()) }
+    let crash = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(crash?.reason == .driverCrashed)
     #expect(
       harness.journal.contains {
         $0.contains("exited with status 3") && $0.contains("restarting in")
       })
     #expect(await eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   /// First runs that stop answering: one sleeps (pings unanswered), one closes its input and sleeps
@@ -60,14 +61,15 @@ import Testing
       [try flaky(harness, firstRun, beforeHello: beforeHello)], hangTimeoutMs: 200)
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let hang = await failure { try await sensor.capture(request()) }
+    let hang = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(hang?.reason == .driverHung)
     #expect(
       harness.journal.contains {
         $0.contains("did not answer PING") && $0.contains("killed by signal 9")
       })
     #expect(await eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func aWaitingDriverThatAnswersPingsIsNotHung() async throws {
@@ -76,7 +78,7 @@ import Testing
     let sensor = harness.sensor([try flaky(harness, ":")], hangTimeoutMs: 200)
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let waiting = Task { try await sensor.capture(request()) }
+    let waiting = Task { try await sensor.capture(DriverHarness.request()) }
     #expect(
       await eventually {
         let received =
@@ -99,13 +101,14 @@ import Testing
     let sensor = harness.sensor([try flaky(harness, #"printf 'EVIL \033[31m\007\n'"#)])
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let garbage = await failure { try await sensor.capture(request()) }
+    let garbage = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(garbage?.reason == .driverProtocolError)
     let line = try #require(harness.journal.first { $0.contains("not the protocol") })
     #expect(line.contains(#"EVIL \x1b[31m\x07"#))
     #expect(!line.utf8.contains(0x1B) && !line.utf8.contains(0x07))
     #expect(await eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func anOverlongLineIsAProtocolError() async throws {
@@ -115,7 +118,7 @@ import Testing
     ])
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let overlong = await failure { try await sensor.capture(request()) }
+    let overlong = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(overlong?.reason == .driverProtocolError)
     #expect(harness.journal.contains { $0.contains("a line over 1024 bytes") })
   }
@@ -125,7 +128,7 @@ import Testing
     let sensor = harness.sensor([try flaky(harness, #"echo "RETRY $a lookAtMe""#)])
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let unknown = await failure { try await sensor.capture(request()) }
+    let unknown = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(unknown?.reason == .driverProtocolError)
     #expect(harness.journal.contains { $0.contains("lookAtMe") && $0.contains("not the protocol") })
   }
@@ -135,7 +138,7 @@ import Testing
     let sensor = harness.sensor([try flaky(harness, #"echo "MATCH $a bob-face""#)])
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
-    let wrong = await failure { try await sensor.capture(request()) }
+    let wrong = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(wrong?.reason == .driverProtocolError)
     #expect(
       harness.journal.contains { $0.contains("MATCH of bob-face, not enrolled for uid 1000") })
@@ -147,11 +150,12 @@ import Testing
       [try flaky(harness, ":", beforeHello: "exec sleep 1000")], startTimeoutMs: 200)
     defer { sensor.stop() }
     #expect(!sensor.state(for: 1000).available)
-    let early = await failure { try await sensor.capture(request()) }
+    let early = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(early?.reason == .driverNotReady)
     #expect(await eventually { sensor.state(for: 1000).available })
     #expect(harness.journal.contains { $0.contains("did not say READY within") })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func aMissingProgramIsLoggedAndNeverAvailable() async throws {
@@ -167,14 +171,14 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, ":")])
     #expect(await eventually { sensor.state(for: 1000).available })
-    let waiting = Task { try await sensor.capture(request()) }
+    let waiting = Task { try await sensor.capture(DriverHarness.request()) }
     #expect(
       await eventually {
         ((try? String(contentsOfFile: harness.directory + "/received", encoding: .utf8)) ?? "")
           .contains("CAPTURE 1 1000 alice 1")
       })
     sensor.stop()
-    let stopped = await failure { try await waiting.value }
+    let stopped = await DriverHarness.failure { try await waiting.value }
     #expect(stopped?.reason == .driverNotReady)
     #expect(!sensor.state(for: 1000).available)
     #expect(harness.journal.contains { $0.contains("stopped") })
