@@ -14,12 +14,12 @@ struct FloodCostEndToEndTests {
   /// Each is answered with its error; past the budget they are counted in one entry. Needs root.
   @Test(
     "A flood of evaluations refused at once is answered in full and logged within a budget",
+    .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"),
     arguments: [
       (#"{"policy":1,"localizedReason":"flood"}"#, " finished: "),
       (#"{"policy":1,"localizedReason":"flood","context":"no-such-context"}"#, " refused: "),
     ])
   func refusedEvaluationsAreCountedPastTheLogBudget(params: String, ownLine: String) throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(
       arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
     try daemon.start()
@@ -71,8 +71,8 @@ struct FloodCostEndToEndTests {
   /// 200 `sshKey.sign` at once: each is refused at once and answered, and its SSH entry counts
   /// against the same at-once budget as its evaluation's line (before, each wrote one: 25,000 to
   /// 49,000 lines a second). Needs root.
-  @Test func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+  @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
+  func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
     let daemon = try RunningDaemon(
       arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
     try daemon.start()
@@ -120,8 +120,8 @@ struct FloodCostEndToEndTests {
 
   /// The count of a flood's held-back lines is not lost when the daemon stops before anything
   /// else ends or disconnects. Needs root.
-  @Test func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+  @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
+  func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
     let daemon = try RunningDaemon(
       arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
     try daemon.start()

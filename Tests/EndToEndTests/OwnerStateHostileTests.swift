@@ -24,12 +24,10 @@ struct OwnerStateHostileTests {
     return sensors.compactMap(\.objectValue).first { $0["name"] == .string(name) }
   }
 
-  @Test("A restart (as after an idle exit) resets neither the passcode back-off nor the lockout")
+  @Test(
+    "A restart (as after an idle exit) resets neither the passcode back-off nor the lockout",
+    .enabled(if: getuid() == 0, "needs root (useradd, setpriv)"))
   func restartDoesNotResetTheGuessRate() throws {
-    guard getuid() == 0 else {
-      Issue.record("needs root (useradd, setpriv)")
-      return
-    }
     let attacker = try TestAccount(prefix: "la-guess")
     let control = try RunningDaemon.binaryPath("localauthctl", environment: "LOCALAUTHCTL_BIN")
     let daemon = try RunningDaemon(arguments: [], config: Self.configuration)

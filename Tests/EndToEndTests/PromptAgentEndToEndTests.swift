@@ -42,11 +42,8 @@ struct PromptAgentEndToEndTests {
     }
   }
 
-  @Test func twoRealUsersTheirAgentsAndTheirPasscodes() async throws {
-    guard getuid() == 0 else {
-      Issue.record("needs root (useradd, setpriv)")
-      return
-    }
+  @Test(.enabled(if: getuid() == 0, "needs root (useradd, setpriv)"))
+  func twoRealUsersTheirAgentsAndTheirPasscodes() async throws {
     let alice = try TestAccount(prefix: "la-alice")
     let bob = try TestAccount(prefix: "la-bob")
     let control = try RunningDaemon.binaryPath("localauthctl", environment: "LOCALAUTHCTL_BIN")

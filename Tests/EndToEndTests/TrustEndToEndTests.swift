@@ -7,7 +7,7 @@ import Testing
 /// Issue 18 against the real daemon: system evaluations (root acting for a user with `user`, as
 /// pam_localauthd does) cannot be answered, phished or starved by the user's own processes or by
 /// another user. The attacker really runs as nobody (setpriv), so these tests need root.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
 struct TrustEndToEndTests {
   /// The hardening tests' daemon (face waits for a script, root's passcode 1234), without the
   /// passcode when `passcode` is false.
@@ -18,7 +18,6 @@ struct TrustEndToEndTests {
 
   /// A started daemon and a root connection to it (the test stops the daemon).
   static func started(_ configuration: String) throws -> (RunningDaemon, LineClient) {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(arguments: [], config: configuration)
     try daemon.start()
     return (daemon, try daemon.connect())
