@@ -39,10 +39,12 @@ public final class RunningDaemon: @unchecked Sendable {
       "cannot find the \(name) binary near \(runner.path); build it or set \(environment)")
   }
 
-  /// Prepares a daemon with extra arguments (e.g. `--demo` or `--config FILE`); `config` text, if given,
-  /// is written to a file and passed with --config; `environment` adds to (or replaces in) the test's own.
+  /// Prepares a daemon with extra arguments (`--demo`, the default, adds the demo sensors); `config`,
+  /// if given, is written to `localauthd.conf` in the directory and passed with --config;
+  /// `environment` adds to (or replaces in) the test's own.
   public init(
-    arguments: [String] = ["--demo"], config: String? = nil, environment: [String: String] = [:]
+    arguments: [String] = ["--demo"], config: DaemonConfig? = nil,
+    environment: [String: String] = [:]
   ) throws {
     extraEnvironment = environment
     directory = NSTemporaryDirectory() + "localauthd-test-\(UUID().uuidString.prefix(8))"
@@ -54,7 +56,7 @@ public final class RunningDaemon: @unchecked Sendable {
     var arguments = arguments
     if let config {
       let path = directory + "/localauthd.conf"
-      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      try config.text.write(toFile: path, atomically: true, encoding: .utf8)
       arguments += ["--config", path]
     }
     self.arguments = arguments
@@ -138,6 +140,9 @@ public final class RunningDaemon: @unchecked Sendable {
 
   /// The daemon's log so far.
   public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  /// The end of the daemon's log (2 KiB), for failure messages.
+  public var logTail: String { String(log().suffix(2048)) }
 
   /// Waits up to `seconds` (scaled) for the log to contain `text` (lines written by other threads,
   /// such as a driver's supervisor, may land just after the answer they explain); whether it did.

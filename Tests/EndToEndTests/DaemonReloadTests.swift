@@ -39,8 +39,7 @@ import Testing
     try reload(daemon, expecting: "configuration rejected")
     #expect(try enrolled(admin) == ["alice", "bob"])
 
-    let changed = DaemonEvaluationTests.instantConfig.replacingOccurrences(
-      of: "Enrolled=alice", with: "Enrolled=carol")
+    let changed = DaemonEvaluationTests.instantConfig.face(enrolled: ["carol"]).text
     try changed.write(toFile: path, atomically: true, encoding: .utf8)
     let reloads = daemon.log().components(separatedBy: "configuration reloaded").count
     kill(daemon.pid!, SIGHUP)

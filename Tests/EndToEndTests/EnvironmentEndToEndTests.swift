@@ -19,8 +19,8 @@ struct EnvironmentEndToEndTests {
   }
 
   @Test func theStateShowsTheDemoMechanisms() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let state = LAEnvironment(connection: daemon.connection()).state
     #expect(state.biometry?.biometryType == .faceID)
     #expect(state.biometry?.isEnrolled == true)
@@ -31,8 +31,8 @@ struct EnvironmentEndToEndTests {
   }
 
   @Test func observersHearOfAnUnenrollmentUntilRemoved() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let environment = LAEnvironment(connection: connection)
     let recorder = Recorder()

@@ -9,8 +9,8 @@ import Testing
 @Suite(.serialized)
 struct EvaluationEndToEndTests {
   @Test func twoEvaluationsFromOneAppGetOneContextEachAndAreQueued() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let (firstContext, secondContext) = (
       LAContext(connection: connection), LAContext(connection: connection)
@@ -42,8 +42,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func aBusyExplicitContextRefusesASecondEvaluationAtOnce() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     // The first prompt waits until the test lets it match, however slow the machine is.
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
@@ -62,8 +62,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func cancelDeliversAppCancelExactlyOnceWithTheRequestID() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
     let replies = Mutex<[String]>([])
@@ -92,8 +92,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func theCompletionHandlerFormRepliesOnce() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
     let replies = Mutex<[String]>([])
@@ -117,8 +117,8 @@ struct EvaluationEndToEndTests {
 
   @Test func aDroppedContextLivesUntilItsReplyAsApplesDoes() async throws {
     // Apple's own sample evaluates on a local `let context = LAContext()` with the reply form.
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     // The face matches after 2 s: the context below is dropped long before.
     try await daemon.script("face", ["SLEEP 2000", "MATCH"])
     let connection = daemon.connection()
@@ -142,8 +142,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func cancellingTheAwaitingTaskEndsWithAppCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
@@ -174,8 +174,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func aNonInteractiveClientGetsNotInteractive() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let background = LAContext(connection: daemon.connection(interactive: false))
     let error = await #expect(throws: LAError.self) {
       try await background.evaluatePolicy(
@@ -191,8 +191,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func manyContextsShareOneConnection() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let connection = daemon.connection()
     let ids = try await withThrowingTaskGroup(of: String.self) { group in
@@ -212,8 +212,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func canEvaluatePolicyAndDomainStateFollowEnrollment() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
     // As Apple's: nil until a biometric check or evaluation succeeded on this context.

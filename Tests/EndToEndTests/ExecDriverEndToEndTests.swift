@@ -22,16 +22,15 @@ import Testing
       let driver = root.appendingPathComponent("Examples/drivers/virtual-face.py").path
       daemon = try RunningDaemon(
         arguments: [],
-        config: """
-          [Sensor.face]
-          Kind=exec
-          Biometry=faceID
-          Exec=/usr/bin/python3 \(driver) --control \(camera) --state \(state)
-          RestartDelayMs=10
-          [Sensor.passcode]
-          Kind=passcode
-          Passcode=1234
-          """)
+        config: DaemonConfig()
+          .sensor(
+            "face", kind: "exec",
+            [
+              "Biometry": "faceID",
+              "Exec": "/usr/bin/python3 \(driver) --control \(camera) --state \(state)",
+              "RestartDelayMs": "10",
+            ]
+          ).passcode("1234"))
       try daemon.start()
     }
 

@@ -21,7 +21,7 @@ struct FloodCostEndToEndTests {
     ])
   func refusedEvaluationsAreCountedPastTheLogBudget(params: String, ownLine: String) throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -74,7 +74,7 @@ struct FloodCostEndToEndTests {
   @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
   func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -123,7 +123,7 @@ struct FloodCostEndToEndTests {
   @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
   func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -150,15 +150,15 @@ struct FloodCostEndToEndTests {
 
   @Test("The rights store's thread runs 10 nicer than the event loop, and the store still answers")
   func storeThreadRunsBelowTheLoop() throws {
-    let daemon = try HostileDaemon(configuration: HostileStoreTests.configuration())
+    let daemon = try RunningDaemon(arguments: [], config: HostileStoreTests.configuration())
     try daemon.start()
     defer { daemon.stop() }
     let client = try HostileStoreTests.client(daemon)
     // The store's thread starts with the first store call.
     let created = try client.ok(Method.handoffCreate, ["payload": "AA==", "ttl": 60])
     #expect(created["handoff"]?.stringValue != nil)
-    let nice = Self.threadNiceValues(of: daemon.pid)
-    let loop = try #require(nice[daemon.pid], "no main thread in \(nice)")
+    let nice = Self.threadNiceValues(of: (daemon.pid ?? 0))
+    let loop = try #require(nice[(daemon.pid ?? 0)], "no main thread in \(nice)")
     #expect(
       nice.values.contains(min(19, loop + 10)),
       "no thread at nice \(min(19, loop + 10)) (the loop's is \(loop)): \(nice)")

@@ -6,10 +6,10 @@ import Testing
 /// `localauthctl monitor` says at once that it is following the daemon, before any event.
 @Suite struct MonitorFirstLineTests {
   @Test func monitorPrintsAFirstLineBeforeAnyEvent() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(DaemonProcess.controlPath))
+    process.executableURL = URL(fileURLWithPath: try #require(RunningDaemon.controlPath))
     process.arguments = ["--socket", daemon.socketPath, "monitor"]
     let error = Pipe()
     process.standardError = error

@@ -8,16 +8,7 @@ import Testing
 /// apps run as those users (setpriv). Needs root.
 @Suite(.serialized)
 struct PromptAgentEndToEndTests {
-  static let config = """
-    [Broker]
-    Owners=user
-
-    [Sensor.face]
-    Kind=faceID
-
-    [Sensor.passcode]
-    Kind=passcode
-    """
+  static let config = DaemonConfig().broker("Owners", "user").face().passcode()
 
   /// An app of `account` evaluating through `localauthctl evaluate`, running in the background.
   final class App: Sendable {

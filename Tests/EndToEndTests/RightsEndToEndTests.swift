@@ -9,8 +9,8 @@ import Testing
 @Suite(.serialized)
 struct RightsEndToEndTests {
   @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let right = LARight(requirement: .biometry(fallback: .devicePasscode), connection: connection)
     do {
@@ -42,8 +42,8 @@ struct RightsEndToEndTests {
   /// Apple documents no codes for a missing or taken identifier; its rights live in the keychain,
   /// so an app's `catch` sees the keychain's documented codes in NSOSStatusErrorDomain.
   @Test func aMissingOrTakenIdentifierIsTheKeychainsItemNotFoundOrDuplicateItem() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let connection = daemon.connection()
     let store = LARightStore(connection: connection)
@@ -75,8 +75,8 @@ struct RightsEndToEndTests {
   }
 
   @Test func cancellingAnAuthorizationEndsItWithAppCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let right = LARight(connection: connection)

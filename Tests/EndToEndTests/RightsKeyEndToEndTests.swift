@@ -10,9 +10,9 @@ import Testing
 @Suite(.serialized)
 struct RightsKeyEndToEndTests {
   /// A daemon whose face sensor matches at once, and a connection to it.
-  func start() async throws -> (DaemonProcess, LocalAuthConnection) {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+  func start() async throws -> (RunningDaemon, LocalAuthConnection) {
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     return (daemon, daemon.connection())
   }
@@ -197,7 +197,7 @@ struct RightsKeyEndToEndTests {
       try await eventually {
         right.state == .notAuthorized && saved.state == .notAuthorized
       }, "the rights to lose their authorization")
-    try await daemon.start()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     #expect(try await right.refreshState() == .unknown)
     try await right.authorize(localizedReason: "after")
