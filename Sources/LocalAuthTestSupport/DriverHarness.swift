@@ -27,14 +27,28 @@ public final class DriverHarness: @unchecked Sendable {
     return path
   }
 
-  /// The example driver of Examples/drivers, with its FIFO and state file in the directory.
+  /// The example driver of Examples/drivers, with its FIFO and state file in the directory. What
+  /// the sensor sends it is copied to `received` on the way (`tee`), so a test can wait for a line to
+  /// reach the driver (`waitUntilReceived`): the driver itself never says that it waits.
   public var exampleCommand: [String] {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
+    let driver = root.appendingPathComponent("Examples/drivers/virtual-face.py").path
     return [
-      "/usr/bin/python3", root.appendingPathComponent("Examples/drivers/virtual-face.py").path,
-      "--control", directory + "/camera", "--state", directory + "/enrolled.json",
+      "/bin/sh", "-c", #"tee -a "$1" | exec /usr/bin/python3 "$2" --control "$3" --state "$4""#,
+      "sh", directory + "/received", driver, directory + "/camera", directory + "/enrolled.json",
     ]
+  }
+
+  /// What the sensor has sent the example driver so far.
+  public var received: String {
+    (try? String(contentsOfFile: directory + "/received", encoding: .utf8)) ?? ""
+  }
+
+  /// Waits until a line the sensor sent the example driver satisfies `matches` (e.g. the CAPTURE of
+  /// one attempt); whether one did.
+  public func waitUntilReceived(_ matches: (Substring) -> Bool) async -> Bool {
+    await eventually { received.split(separator: "\n").contains(where: matches) }
   }
 
   /// Writes a line to the example driver's camera FIFO.

@@ -67,7 +67,7 @@ import Testing
     defer { sensor.stop() }
     #expect(await eventually { sensor.state(for: 1000).available })
     let waiting = Task { try await sensor.capture(DriverHarness.request()) }
-    try await Task.sleep(for: .milliseconds(100))
+    #expect(await harness.waitUntilReceived { $0.hasPrefix("CAPTURE ") }, "no capture reached it")
     waiting.cancel()
     await #expect(throws: CancellationError.self) { try await waiting.value }
     try harness.camera("SHOW alice-face")
@@ -86,6 +86,7 @@ import Testing
     ]
     let sensor = ExecSensor(
       name: "face", kind: .faceID, settings: ExecDriverSettings(command: command), log: { _ in })
+    // The sleep is the point: a driver that must not start cannot be waited for.
     try await Task.sleep(for: .milliseconds(200))
     #expect(!FileManager.default.fileExists(atPath: marker))
     #expect(!sensor.state(for: 1000).available)
@@ -103,6 +104,7 @@ import Testing
           log: { _ in })) == .replaced)
     sensor.stop()
     sensor.start()
+    // The sleep is the point, as above: nothing may appear.
     try await Task.sleep(for: .milliseconds(200))
     #expect(
       !FileManager.default.fileExists(atPath: marker), "start() after stop() spawned the driver")

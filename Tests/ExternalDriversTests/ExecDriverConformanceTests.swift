@@ -30,8 +30,12 @@ struct ExampleDriverRig: DriverRig {
     }
   }
 
-  /// The driver does not say when it waits: give the CAPTURE line time to reach it.
-  func waitUntilSensorWaits() async { try? await Task.sleep(for: .milliseconds(200)) }
+  /// The driver does not say when it waits: wait for the capture's CAPTURE line to reach it.
+  func waitUntilSensorWaits(for request: CaptureRequest) async {
+    _ = await harness.waitUntilReceived {
+      $0.hasPrefix("CAPTURE ") && $0.hasSuffix(" \(request.attempt)")
+    }
+  }
 
   func onDriverThread(_ body: @escaping @Sendable () -> Void) async { body() }
 }
