@@ -83,6 +83,7 @@ struct EvaluationEndToEndTests {
     evaluation.cancel()
     evaluation.cancel()
     await waiter.value
+    // The sleep is the point: a second reply, which must never come, has time to arrive.
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0.count } == 1)
     let error = try #require(replied.withLock { $0 } as? LAError)
@@ -95,15 +96,20 @@ struct EvaluationEndToEndTests {
     let daemon = try RunningDaemon()
     try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
-    let context = LAContext(connection: daemon.connection())
+    let connection = daemon.connection()
+    let context = LAContext(connection: connection)
     let replies = Mutex<[String]>([])
     context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "reply") {
       success, error in
       replies.withLock { $0.append("\(success) \((error as? LAError)?.code.name ?? "-")") }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    #expect(
+      try await eventually {
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+      }, "the evaluation to run")
     context.invalidate()
     #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
+    // The sleep is the point: a second reply, which must never come, has time to arrive.
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0 } == ["false appCancel"])
     #expect(throws: LAError(.invalidContext)) {

@@ -42,13 +42,11 @@ import Testing
 
     /// Waits until the driver is ready (the sensor evaluable); returns whether it became so.
     func waitUntilReady(_ client: LineClient) throws -> Bool {
-      for _ in 0..<1000 {
+      try eventually(blocking: .milliseconds(10)) {
         let check = try client.call(
           Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
-        if check?["canEvaluate"] == true { return true }
-        usleep(10_000)
+        return check?["canEvaluate"] == true
       }
-      return false
     }
 
     /// The pid of the driver's latest start, from the daemon's log.

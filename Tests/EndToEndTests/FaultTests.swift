@@ -84,7 +84,7 @@ struct FaultTests {
       }
     }
     bodies.append {
-      usleep(UInt32(signalDelay * 1_000_000))
+      usleep(UInt32(signalDelay * 1_000_000))  // the point: the signal lands mid-race
       kill(daemonPID, SIGTERM)
     }
     runOnThreads(bodies)

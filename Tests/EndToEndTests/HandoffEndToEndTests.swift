@@ -95,6 +95,7 @@ struct HandoffEndToEndTests {
     #expect(try await store.list().first { $0.id == cancelled.id }?.isAuthorized == false)
 
     let expiring = try await store.create(payload: Data("soon gone".utf8), ttl: 1)
+    // The sleep is the point: the one-second ttl runs out on the daemon's clock.
     try await Task.sleep(for: .milliseconds(1_300))
     let expired = await #expect(throws: LAError.self) {
       try await store.authorize(expiring.id, localizedReason: "too late")

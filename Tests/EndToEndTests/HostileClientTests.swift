@@ -96,6 +96,7 @@ struct HostileClientTests {
     let daemon = try RunningDaemon(arguments: [], config: Self.configuration)
     try daemon.start()
     defer { daemon.stop() }
+    // Settling before a baseline measurement, not a wait for an event: kept on purpose.
     usleep(100_000)
     let baseline = try #require(daemon.residentKiB())
     let findings = HostileFindings()
@@ -119,7 +120,7 @@ struct HostileClientTests {
     let sampler: @Sendable () -> Void = {
       while !stop.load(ordering: .acquiring) {
         if let kib = ProcessMemory.residentKiB(pid: pid) { peakRSS.max(kib) }
-        usleep(20_000)
+        usleep(20_000)  // the sampling period: the point of this loop
       }
     }
     runOnThreads([hostile, { Self.behaveWell(socket, until: stop, findings) }, sampler])
@@ -323,7 +324,7 @@ struct HostileClientTests {
       sentBytes += sent
     }
     findings.count("neverReadSentKiB", sentBytes / 1024)
-    usleep(500_000)
+    usleep(500_000)  // the attack: hold the full connection open a while longer, never reading
     client.close()
   }
 }

@@ -47,11 +47,17 @@ struct HostileResourceTests {
         client.close()
       }
     }
+    /// Whether the daemon has closed every churned connection (only the probe is left).
+    func closedAll() -> Bool {
+      guard let probe = try? daemon.connect() else { return false }
+      defer { probe.close() }
+      return (try? probe.call(Method.brokerStatus))?.object?["clients"] == 1
+    }
     try churn(2_000)
-    usleep(200_000)
+    #expect(eventually(blocking: .milliseconds(20)) { closedAll() }, "connections left open")
     let before = try #require(daemon.residentKiB())
     try churn(20_000)
-    usleep(200_000)
+    #expect(eventually(blocking: .milliseconds(20)) { closedAll() }, "connections left open")
     let after = try #require(daemon.residentKiB())
     let bytesPerConnection = Double(after - before) * 1024 / 20_000
     #expect(bytesPerConnection < 100, "RSS grew \(after - before) KiB over 20,000 connections")
