@@ -6,10 +6,9 @@ import Glibc
 /// directory chain is opened component by component (made when missing, for the daemon), each one
 /// owned by root or this uid and writable by others only with the sticky bit; a stale socket is
 /// removed only if it is a socket nobody listens on (a live one, or anything else at the path, is
-/// refused); the socket is made under a umask that opens it to nobody and then given its mode
-/// without following a link. Nobody can swap a link in, take over a live socket, or place the
-/// socket in a directory they can rewrite. Call it from any thread; it changes the umask for the
-/// moment of the bind.
+/// refused); the socket is made owner-only at most (fchmod before bind, leaving the process's umask
+/// alone) and then given its mode without following a link. Nobody can swap a link in, take over a
+/// live socket, or place the socket in a directory they can rewrite. Call it from any thread.
 public enum SocketFile {
   /// What the socket's own directory must be, beyond the trusted chain.
   public enum DirectoryRule: Sendable {
@@ -33,9 +32,9 @@ public enum SocketFile {
     defer { _ = close(directoryFD) }
     if rule == .privateToUser { try requirePrivate(directoryFD, directory) }
     try clearStale(path, directoryFD: directoryFD, name: name)
-    let previous = umask(0o177)
-    let fd = las_listen_unix(path, backlog)
-    umask(previous)
+    // Made at most owner-only, then given its mode: never more open than asked, even for a moment.
+    // Not with umask(2), which is the whole process's: another thread's mkdir would lose its x bits.
+    let fd = las_listen_unix_mode(path, backlog, 0o600 & UInt32(mode))
     guard fd >= 0 else { throw SocketBindError("cannot listen on \(path)", errno: -fd) }
     let changed = las_chmod_socket_at(directoryFD, name, UInt32(mode))
     guard changed == 0 else {
