@@ -34,6 +34,8 @@ let package = Package(
     .target(name: "Sensors", dependencies: ["LocalAuthConcurrency"]),
     // What the host says: small files, /proc facts about processes, the account database (NSS).
     .target(name: "SystemFacts"),
+    // The one safe bind of a Unix socket at a path, shared by the daemon and the SSH agent.
+    .target(name: "LocalAuthSocket", dependencies: ["CLocalAuthSystem"]),
     // posix_spawn, poll and waitpid for out-of-process drivers.
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
@@ -64,7 +66,7 @@ let package = Package(
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
         "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
-        "TPMKeys",
+        "TPMKeys", "LocalAuthSocket",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.
@@ -77,12 +79,13 @@ let package = Package(
       name: "LocalAuthCommandLine",
       dependencies: [
         "LocalAuthClientCore", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
+        "LocalAuthSocket",
       ]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "CLocalAuthSystem", "SystemFacts",
-        "LocalAuthConcurrency",
+        "LocalAuthConcurrency", "ExternalDrivers", "CSQLite",
       ]),
 
     .executableTarget(name: "localauthd", dependencies: ["LocalAuthServer", "Systemd"]),
@@ -95,6 +98,8 @@ let package = Package(
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
+    .testTarget(
+      name: "LocalAuthSocketTests", dependencies: ["LocalAuthSocket", "CLocalAuthSystem"]),
     .testTarget(
       name: "SensorsTests",
       dependencies: ["Sensors", "LocalAuthTestSupport", "LocalAuthConcurrency"]),
@@ -139,6 +144,14 @@ let package = Package(
         "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine", "LocalAuthProtocol",
         "LocalAuthTestSupport", "LocalAuthCrypto", "localauthctl",
         "localauthd",
+      ]),
+    // The slow and hostile suites that start processes and misbehave on purpose (drivers that crash
+    // and hang, a store killed at random moments): `make test` runs them, `make check` does not.
+    .testTarget(
+      name: "ProcessFaultTests",
+      dependencies: [
+        "ExternalDrivers", "Sensors", "LocalAuthTestSupport", "RightStore", "RightsStorage",
+        "rightstore-stress",
       ]),
     .testTarget(
       name: "EndToEndTests",

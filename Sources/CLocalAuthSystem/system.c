@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <pthread.h>
 
 int las_peer_credentials_get(int fd, las_peer_credentials *out) {
@@ -52,6 +53,23 @@ int las_listen_unix(const char *path, int backlog) {
         if (fd < 0)
                 return -errno;
         if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(fd, backlog) < 0) {
+                int e = errno;
+                close(fd);
+                return -e;
+        }
+        return fd;
+}
+
+int las_listen_unix_mode(const char *path, int backlog, unsigned mode) {
+        struct sockaddr_un addr;
+        int rc = fill_address(&addr, path);
+        if (rc < 0)
+                return rc;
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+                return -errno;
+        if (fchmod(fd, (mode_t)mode) < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+            listen(fd, backlog) < 0) {
                 int e = errno;
                 close(fd);
                 return -e;

@@ -1,4 +1,4 @@
-import CLocalAuthSystem
+import LocalAuthSocket
 import Systemd
 
 #if canImport(Glibc)
@@ -11,8 +11,9 @@ public struct SSHAgentListenError: Error, Sendable, CustomStringConvertible {
   public var description: String
 }
 
-/// The agent's listening socket: made at `--listen PATH` (0600, in a 0700 directory of this user,
-/// refused otherwise), or the one systemd passes (`localauthd-ssh-agent.socket`).
+/// The agent's listening socket: made at `--listen PATH` by the daemon's own safe bind
+/// (`SocketFile`, LocalAuthSocket: 0600, in a 0700 directory of this user, a stale socket replaced,
+/// a live one or another file refused), or the one systemd passes (`localauthd-ssh-agent.socket`).
 enum SSHAgentListener {
   /// A blocking listening fd.
   static func open(_ options: SSHAgentOptions) throws(SSHAgentListenError) -> Int32 {
@@ -25,48 +26,14 @@ enum SSHAgentListener {
       try makeBlocking(passed.fd)
       return passed.fd
     }
-    try checkDirectory(of: path)
-    try removeStaleSocket(path)
-    let previous = umask(0o177)
-    let fd = las_listen_unix(path, 64)
-    umask(previous)
-    guard fd >= 0 else {
-      throw SSHAgentListenError(
-        description: "cannot listen on \(path): \(String(cString: strerror(-fd)))")
-    }
-    guard chmod(path, 0o600) == 0 else {
-      close(fd)
-      throw SSHAgentListenError(description: "cannot make \(path) mode 0600")
+    let fd: Int32
+    do {
+      fd = try SocketFile.bind(path, mode: 0o600, backlog: 64, directory: .privateToUser)
+    } catch {
+      throw SSHAgentListenError(description: error.description)
     }
     try makeBlocking(fd)
     return fd
-  }
-
-  /// Refuses a directory that is not a real directory of this user with mode 0700.
-  private static func checkDirectory(of path: String) throws(SSHAgentListenError) {
-    let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-      .joined(separator: "/")
-    var info = stat()
-    guard lstat(directory.isEmpty ? "/" : directory, &info) == 0 else {
-      throw SSHAgentListenError(
-        description: "the socket's directory \(directory) does not exist (make it with mode 0700)")
-    }
-    let mode = info.st_mode & 0o7777
-    guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), mode & 0o077 == 0 else {
-      throw SSHAgentListenError(
-        description:
-          "refusing \(directory): the socket's directory must be yours with mode 0700 "
-          + "(it is uid \(info.st_uid), mode \(String(mode, radix: 8)))")
-    }
-  }
-
-  /// Removes a socket of ours left at `path` by an earlier agent; refuses anything else there.
-  private static func removeStaleSocket(_ path: String) throws(SSHAgentListenError) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return }
-    guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid(), unlink(path) == 0 else {
-      throw SSHAgentListenError(description: "refusing \(path): something else is there")
-    }
   }
 
   private static func makeBlocking(_ fd: Int32) throws(SSHAgentListenError) {

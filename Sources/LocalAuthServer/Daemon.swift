@@ -4,6 +4,7 @@ import Glibc
 import LocalAuthBroker
 import LocalAuthConcurrency
 import LocalAuthProtocol
+import LocalAuthSocket
 import RightStore
 import RightsStorage
 import Sensors
@@ -198,7 +199,7 @@ public final class Daemon {
       return
     }
     let path = options.resolvedSocketPath
-    let fd = try SocketFile.bind(path)
+    let fd = try SocketFile.bind(path, mode: 0o666)
     boundPath = path
     server.serve(listeningSocket: fd)
   }

@@ -68,13 +68,3 @@ public func within(_ deadline: Duration, _ work: @escaping @Sendable () async ->
     }
   }
 }
-
-/// Polls `condition` every 10 ms until it holds or `deadline` passes; returns whether it held.
-public func eventually(within deadline: Duration, _ condition: () -> Bool) async -> Bool {
-  let end = ContinuousClock.now + deadline
-  while ContinuousClock.now < end {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(10))
-  }
-  return condition()
-}

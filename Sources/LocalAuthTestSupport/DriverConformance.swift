@@ -25,9 +25,10 @@ public protocol DriverRig: Sendable {
   var enrollsThroughDriver: Bool { get }
   /// Makes the sensor see `presentation`; called after the capture has begun.
   func present(_ presentation: Presentation) async throws
-  /// Returns once the capture just begun waits for a person, as far as the rig can tell (a capture
-  /// that is then cancelled or stopped without any presentation).
-  func waitUntilSensorWaits() async
+  /// Returns once the capture just begun for `request` waits for a person, as far as the rig can
+  /// tell (a capture that is then cancelled or stopped without any presentation): on an event of
+  /// the driver's where it has one, never on a fixed sleep.
+  func waitUntilSensorWaits(for request: CaptureRequest) async
   /// Runs `body` where the driver's own work runs (fprintd: its bus loop), to show that a state read
   /// there does not wait on that work.
   func onDriverThread(_ body: @escaping @Sendable () -> Void) async
@@ -103,7 +104,7 @@ public func checkDriverConformance(_ rig: some DriverRig, deadline: Duration = .
   // A cancel ends a waiting capture, and the next capture still gets the next presentation.
   let cancelled = Task { try await driver.capture(request(10)) }
   _ = driver.state(for: rig.owner.uid)
-  await rig.waitUntilSensorWaits()
+  await rig.waitUntilSensorWaits(for: request(10))
   cancelled.cancel()
   let cancelOutcome = await result(of: cancelled, within: deadline)
   note(cancelOutcome == .cancelled, "a cancelled capture ended with \(cancelOutcome)")
@@ -116,7 +117,7 @@ public func checkDriverConformance(_ rig: some DriverRig, deadline: Duration = .
 
   // stop() fails the waiting capture and every later one; the sensor is then unavailable.
   let waiting = Task { try await driver.capture(request(20)) }
-  await rig.waitUntilSensorWaits()
+  await rig.waitUntilSensorWaits(for: request(20))
   driver.stop()
   let stopped = await result(of: waiting, within: deadline)
   note(stopped == .failure(.driverNotReady), "stop() left the waiting capture with \(stopped)")

@@ -60,7 +60,7 @@ public final class LineClient: @unchecked Sendable {
 
   /// Reads the next raw line, waiting up to `seconds` (scaled); nil on timeout or end of stream.
   public func readLine(seconds: Double = 10) throws -> [UInt8]? {
-    let deadline = Date().addingTimeInterval(seconds * RunningDaemon.timeoutScale)
+    let deadline = Date().addingTimeInterval(seconds * TestTimeout.scale)
     var buffer = [UInt8](repeating: 0, count: 65536)
     while lines.isEmpty {
       if ended { return nil }

@@ -63,7 +63,7 @@ public final class PseudoTerminalProcess: Sendable {
   /// instead of hanging it); returns whether it did.
   @discardableResult
   public func waitFor(_ needle: String, count: Int = 1, seconds: Double = 20) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * RunningDaemon.timeoutScale)
+    let deadline = Date().addingTimeInterval(seconds * TestTimeout.scale)
     while Date() < deadline {
       if text.components(separatedBy: needle).count - 1 >= count { return true }
       usleep(10_000)
@@ -79,7 +79,7 @@ public final class PseudoTerminalProcess: Sendable {
 
   /// Waits (bounded) for the program to exit; returns its status, or nil if it is still running.
   public func waitForExit(seconds: Double = 20) -> Int32? {
-    let deadline = Date().addingTimeInterval(seconds * RunningDaemon.timeoutScale)
+    let deadline = Date().addingTimeInterval(seconds * TestTimeout.scale)
     while process.isRunning && Date() < deadline { usleep(10_000) }
     return process.isRunning ? nil : process.terminationStatus
   }

@@ -70,14 +70,12 @@ public final class RecordingClient: ClientChannel, Sendable {
   public func wait(seconds: Double = 10, until predicate: @escaping @Sendable ([Message]) -> Bool)
     async -> Bool
   {
-    let scale =
-      Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
     let id = state.withLock { s in
       s.nextWaiter += 1
       return s.nextWaiter
     }
     let timer = Task {
-      try? await Task.sleep(for: .milliseconds(Int(seconds * scale * 1000)))
+      try? await Task.sleep(for: .milliseconds(Int(TestTimeout.seconds(seconds) * 1000)))
       let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
       waiter?.continuation.resume(returning: false)
     }

@@ -23,10 +23,6 @@ public final class RunningDaemon: @unchecked Sendable {
   /// a private bus; read at each start.
   public var extraEnvironment: [String: String]
 
-  /// Timeouts scale with LOCALAUTHD_TEST_TIMEOUT_SCALE (default 1).
-  public static let timeoutScale =
-    Double(ProcessInfo.processInfo.environment["LOCALAUTHD_TEST_TIMEOUT_SCALE"] ?? "") ?? 1
-
   /// The daemon binary: LOCALAUTHD_BIN, else `localauthd` beside the test runner.
   public static func binaryPath(
     _ name: String = "localauthd", environment: String = "LOCALAUTHD_BIN"
@@ -43,10 +39,12 @@ public final class RunningDaemon: @unchecked Sendable {
       "cannot find the \(name) binary near \(runner.path); build it or set \(environment)")
   }
 
-  /// Prepares a daemon with extra arguments (e.g. `--demo` or `--config FILE`); `config` text, if given,
-  /// is written to a file and passed with --config; `environment` adds to (or replaces in) the test's own.
+  /// Prepares a daemon with extra arguments (`--demo`, the default, adds the demo sensors); `config`,
+  /// if given, is written to `localauthd.conf` in the directory and passed with --config;
+  /// `environment` adds to (or replaces in) the test's own.
   public init(
-    arguments: [String] = ["--demo"], config: String? = nil, environment: [String: String] = [:]
+    arguments: [String] = ["--demo"], config: DaemonConfig? = nil,
+    environment: [String: String] = [:]
   ) throws {
     extraEnvironment = environment
     directory = NSTemporaryDirectory() + "localauthd-test-\(UUID().uuidString.prefix(8))"
@@ -58,7 +56,7 @@ public final class RunningDaemon: @unchecked Sendable {
     var arguments = arguments
     if let config {
       let path = directory + "/localauthd.conf"
-      try config.write(toFile: path, atomically: true, encoding: .utf8)
+      try config.text.write(toFile: path, atomically: true, encoding: .utf8)
       arguments += ["--config", path]
     }
     self.arguments = arguments
@@ -88,15 +86,16 @@ public final class RunningDaemon: @unchecked Sendable {
     process.standardOutput = logFile
     try process.run()
     self.process = process
-    let deadline = Date().addingTimeInterval(10 * Self.timeoutScale)
-    while Date() < deadline {
+    var exited = false
+    let listening = eventually(blocking: .milliseconds(10)) {
       if let client = try? LineClient(socketPath: socketPath) {
         client.close()
-        return
+        return true
       }
-      if !process.isRunning { break }
-      usleep(10_000)
+      exited = !process.isRunning
+      return exited
     }
+    if listening && !exited { return }
     throw DaemonTestError("localauthd did not start listening on \(socketPath): \(log())")
   }
 
@@ -125,12 +124,9 @@ public final class RunningDaemon: @unchecked Sendable {
   /// Waits up to `seconds` (scaled) for the process to end; whether it did.
   @discardableResult
   public func waitForExit(seconds: Double) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
-    while let process, process.isRunning {
-      if Date() >= deadline { return false }
-      usleep(5_000)
+    eventually(within: .seconds(seconds), blocking: .milliseconds(5)) {
+      !(process?.isRunning ?? false)
     }
-    return true
   }
 
   /// How the last process ended: its exit code, or minus the signal that killed it; nil while it runs.
@@ -145,15 +141,13 @@ public final class RunningDaemon: @unchecked Sendable {
   /// The daemon's log so far.
   public func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
+  /// The end of the daemon's log (2 KiB), for failure messages.
+  public var logTail: String { String(log().suffix(2048)) }
+
   /// Waits up to `seconds` (scaled) for the log to contain `text` (lines written by other threads,
   /// such as a driver's supervisor, may land just after the answer they explain); whether it did.
   public func waitForLog(containing text: String, seconds: Double = 10) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * Self.timeoutScale)
-    repeat {
-      if log().contains(text) { return true }
-      usleep(10_000)
-    } while Date() < deadline
-    return false
+    eventually(within: .seconds(seconds), blocking: .milliseconds(10)) { log().contains(text) }
   }
 
   /// A new connection to the daemon.

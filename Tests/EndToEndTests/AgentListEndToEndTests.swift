@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// One agent per scope and `agent.list` (issue 18) through the client library and `localauthctl`,
@@ -8,8 +9,8 @@ import Testing
 @Suite(.serialized)
 struct AgentListEndToEndTests {
   @Test func aSecondAgentIsRefusedNamingTheFirstAndTheListShowsIt() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let first = LAPromptAgent(connection: daemon.connection())
     let (registration, _) = try await first.register()

@@ -14,7 +14,7 @@ func runControlTool(_ arguments: [String], socket: String?, in directory: URL? =
   -> ControlToolRun
 {
   let process = Process()
-  process.executableURL = URL(fileURLWithPath: try #require(DaemonProcess.controlPath))
+  process.executableURL = URL(fileURLWithPath: try #require(RunningDaemon.controlPath))
   process.arguments = (socket.map { ["--socket", $0] } ?? []) + arguments
   if let directory { process.currentDirectoryURL = directory }
   var environment = ProcessInfo.processInfo.environment

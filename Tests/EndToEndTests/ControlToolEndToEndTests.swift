@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// The `localauthctl` binary against the real daemon: output and exit statuses 0/1/2/3.
@@ -11,8 +12,8 @@ struct ControlToolEndToEndTests {
   }
 
   @Test func evaluateStatusAndSensors() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let socket = daemon.socketPath
 
     let evaluate = try localauthctl(["evaluate", "owner", "--reason", "ctl test"], socket: socket)
@@ -36,8 +37,8 @@ struct ControlToolEndToEndTests {
   }
 
   @Test func failuresPrintTheErrorNameAndExitOne() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let socket = daemon.socketPath
     let sim = try localauthctl(["sim", "face", "CANCEL"], socket: socket)
     #expect(sim.status == 0)
@@ -71,8 +72,8 @@ struct ControlToolEndToEndTests {
   }
 
   @Test func cancelByRequestIDFromAnotherProcess() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
     let evaluation = context.startEvaluation(

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// `localauthctl rights` and `localauthctl handoff` against the real daemon: output, files,
@@ -8,11 +9,11 @@ import Testing
 @Suite(.serialized)
 struct ControlToolRightsEndToEndTests {
   @Test func aSignatureFromRightsSignVerifiesWithOpenSSL() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let socket = daemon.socketPath
-    let files = daemon.directory
+    let files = URL(fileURLWithPath: daemon.directory)
     func ctl(_ arguments: String...) throws -> ControlToolRun {
       try runControlTool(arguments, socket: socket, in: files)
     }
@@ -101,8 +102,8 @@ struct ControlToolRightsEndToEndTests {
   }
 
   @Test func theHandoffFlowWithExitStatuses() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let socket = daemon.socketPath
     func ctl(_ arguments: String...) throws -> ControlToolRun {

@@ -6,17 +6,8 @@ import Testing
 /// The real daemon, driven through its socket by several clients: outcomes, serialization, cancel,
 /// disconnect and shutdown (issue 2's end-to-end cases).
 @Suite(.serialized) struct DaemonEvaluationTests {
-  static let instantConfig = """
-    [Broker]
-    PromptTimeoutSec=30
-    [Sensor.face]
-    Kind=faceID
-    Enrolled=alice
-    Default=WAIT
-    [Sensor.passcode]
-    Kind=passcode
-    Passcode=1234
-    """
+  static let instantConfig = DaemonConfig().broker("PromptTimeoutSec", 30)
+    .face(enrolled: ["alice"], answer: .wait).passcode("1234")
 
   func evaluateParams(_ policy: Int = 1) -> JSONObject {
     ["policy": .int(policy), "localizedReason": "end-to-end"]

@@ -14,9 +14,7 @@ import Testing
 
   func reload(_ daemon: RunningDaemon, expecting line: String) throws {
     kill(daemon.pid!, SIGHUP)
-    let deadline = Date().addingTimeInterval(10 * RunningDaemon.timeoutScale)
-    while !daemon.log().contains(line), Date() < deadline { usleep(20_000) }
-    #expect(daemon.log().contains(line))
+    #expect(daemon.waitForLog(containing: line), "no \(line) line")
   }
 
   @Test func reloadKeepsRuntimeStateOfUnchangedSensorsAndRefusesABadFile() throws {
@@ -39,17 +37,14 @@ import Testing
     try reload(daemon, expecting: "configuration rejected")
     #expect(try enrolled(admin) == ["alice", "bob"])
 
-    let changed = DaemonEvaluationTests.instantConfig.replacingOccurrences(
-      of: "Enrolled=alice", with: "Enrolled=carol")
+    let changed = DaemonEvaluationTests.instantConfig.face(enrolled: ["carol"]).text
     try changed.write(toFile: path, atomically: true, encoding: .utf8)
     let reloads = daemon.log().components(separatedBy: "configuration reloaded").count
     kill(daemon.pid!, SIGHUP)
-    let deadline = Date().addingTimeInterval(10 * RunningDaemon.timeoutScale)
-    while daemon.log().components(separatedBy: "configuration reloaded").count == reloads,
-      Date() < deadline
-    {
-      usleep(20_000)
-    }
+    #expect(
+      eventually(blocking: .milliseconds(20)) {
+        daemon.log().components(separatedBy: "configuration reloaded").count != reloads
+      }, "no reload")
     #expect(try enrolled(admin) == ["carol"])
     #expect(daemon.stop() == 0)
   }

@@ -1,24 +1,26 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// The founding bug against the real daemon and `localauthctl doctor`, the well-behaved app that
 /// produces no finding, and a trace recorded in one session and replayed in another.
 @Suite(.serialized)
 struct DiagnosticsEndToEndTests {
-  private func connection(_ daemon: DaemonProcess, app: String) -> LocalAuthConnection {
+  private func connection(_ daemon: RunningDaemon, app: String) -> LocalAuthConnection {
     LocalAuthConnection(
       socketPath: daemon.socketPath, identity: ClientIdentity(name: app, appID: app))
   }
 
   /// Windows far longer than any machine needs for a client's next request, so the findings do
   /// not depend on how fast the test runs (the window itself is tested in DiagnosticsTests).
-  static let wideWindows = "[Diagnostics]\nRepromptWindowMs=600000\nChurnWindowMs=600000\n"
+  static let wideWindows = DaemonConfig().diagnostics("RepromptWindowMs", 600_000)
+    .diagnostics("ChurnWindowMs", 600_000)
 
   @Test func doctorNamesBothRequestIDsAndTheGapWhenASharedContextIsResetOnCancel() async throws {
-    let daemon = try DaemonProcess(config: Self.wideWindows)
-    try await daemon.start()
+    let daemon = try RunningDaemon(config: Self.wideWindows)
+    try daemon.start()
     try await daemon.script("face", ["CANCEL", "MATCH"])
     let link = connection(daemon, app: "com.example.shared")
     defer { link.disconnect() }
@@ -50,8 +52,8 @@ struct DiagnosticsEndToEndTests {
   }
 
   @Test func aGuardedAppWithOneContextPerRequestProducesNoFinding() async throws {
-    let daemon = try DaemonProcess(config: Self.wideWindows)
-    try await daemon.start()
+    let daemon = try RunningDaemon(config: Self.wideWindows)
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT", "SLEEP 200", "CANCEL"])
     let link = connection(daemon, app: "com.example.guarded")
     defer { link.disconnect() }
@@ -71,7 +73,7 @@ struct DiagnosticsEndToEndTests {
   }
 
   /// The scripted session both daemons see: a slow no-match, a retry, a match; then a cancel.
-  private func session(_ daemon: DaemonProcess) async throws -> [String] {
+  private func session(_ daemon: RunningDaemon) async throws -> [String] {
     let link = connection(daemon, app: "com.example.replay")
     defer { link.disconnect() }
     var results: [String] = []
@@ -96,8 +98,8 @@ struct DiagnosticsEndToEndTests {
     defer { try? FileManager.default.removeItem(atPath: file) }
 
     // Recording: the sensors are scripted as a user would behave.
-    let recording = try DaemonProcess()
-    try await recording.start()
+    let recording = try RunningDaemon()
+    try recording.start()
     try await recording.script(
       "face",
       [
@@ -113,8 +115,8 @@ struct DiagnosticsEndToEndTests {
     recording.stop()
 
     // Replaying, on another daemon: only the trace file drives the sensors.
-    let replaying = try DaemonProcess()
-    try await replaying.start()
+    let replaying = try RunningDaemon()
+    try replaying.start()
     let replayAdmin = replaying.connection()
     defer { replayAdmin.disconnect() }
     let broker = LocalAuthDaemon(connection: replayAdmin)
@@ -139,7 +141,7 @@ struct DiagnosticsEndToEndTests {
     #expect(steps(original).flatMap { $0 }.count == 6)
     // Timings: each capture takes at least as long as it did (the SLEEP is the recorded
     // duration) and at most the stated tolerance longer: 250 ms, times the timeout scale.
-    let tolerance = Int(250 * DaemonProcess.timeoutScale)
+    let tolerance = Int(250 * TestTimeout.scale)
     func durations(_ trace: EvaluationTrace) -> [Int] {
       trace.evaluations.flatMap {
         $0.steps.compactMap { step in step.askedAtMs.map { step.atMs - $0 } }
@@ -153,9 +155,9 @@ struct DiagnosticsEndToEndTests {
   }
 
   @Test func replayRefusesABrokenTraceFileAndChangesNothing() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
-    let file = daemon.directory.appendingPathComponent("broken.jsonl").path
+    let daemon = try RunningDaemon()
+    try daemon.start()
+    let file = daemon.directory + "/broken.jsonl"
     try "{\"requestID\":\"x\",\"submittedMs\":1,\"events\":[]}\nnot json\n".write(
       toFile: file, atomically: true, encoding: .utf8)
     let run = try runControlTool(["replay", file], socket: daemon.socketPath)

@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthClient
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -18,8 +19,8 @@ struct EnvironmentEndToEndTests {
   }
 
   @Test func theStateShowsTheDemoMechanisms() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let state = LAEnvironment(connection: daemon.connection()).state
     #expect(state.biometry?.biometryType == .faceID)
     #expect(state.biometry?.isEnrolled == true)
@@ -30,20 +31,22 @@ struct EnvironmentEndToEndTests {
   }
 
   @Test func observersHearOfAnUnenrollmentUntilRemoved() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let environment = LAEnvironment(connection: connection)
     let recorder = Recorder()
     environment.addObserver(recorder)
-    try await eventually("the environment to be followed") {
-      environment.state.biometry?.isEnrolled == true
-    }
+    #expect(
+      try await eventually {
+        environment.state.biometry?.isEnrolled == true
+      }, "the environment to be followed")
     try await LocalAuthDaemon(connection: connection).unenroll(
       sensor: "face", identity: "demo-user")
-    try await eventually("the unenrollment to be observed") {
-      recorder.changes.withLock { !$0.isEmpty }
-    }
+    #expect(
+      try await eventually {
+        recorder.changes.withLock { !$0.isEmpty }
+      }, "the unenrollment to be observed")
     let change = try #require(recorder.changes.withLock { $0.first })
     #expect(change.old.biometry?.isEnrolled == true)
     #expect(change.new.biometry?.isEnrolled == false)

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -8,8 +9,8 @@ import Testing
 @Suite(.serialized)
 struct EvaluationEndToEndTests {
   @Test func twoEvaluationsFromOneAppGetOneContextEachAndAreQueued() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let (firstContext, secondContext) = (
       LAContext(connection: connection), LAContext(connection: connection)
@@ -41,8 +42,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func aBusyExplicitContextRefusesASecondEvaluationAtOnce() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     // The first prompt waits until the test lets it match, however slow the machine is.
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
@@ -61,8 +62,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func cancelDeliversAppCancelExactlyOnceWithTheRequestID() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
     let replies = Mutex<[String]>([])
@@ -82,6 +83,7 @@ struct EvaluationEndToEndTests {
     evaluation.cancel()
     evaluation.cancel()
     await waiter.value
+    // The sleep is the point: a second reply, which must never come, has time to arrive.
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0.count } == 1)
     let error = try #require(replied.withLock { $0 } as? LAError)
@@ -91,18 +93,23 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func theCompletionHandlerFormRepliesOnce() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
-    let context = LAContext(connection: daemon.connection())
+    let connection = daemon.connection()
+    let context = LAContext(connection: connection)
     let replies = Mutex<[String]>([])
     context.evaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, localizedReason: "reply") {
       success, error in
       replies.withLock { $0.append("\(success) \((error as? LAError)?.code.name ?? "-")") }
     }
-    try await Task.sleep(for: .milliseconds(300))
+    #expect(
+      try await eventually {
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+      }, "the evaluation to run")
     context.invalidate()
-    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
+    // The sleep is the point: a second reply, which must never come, has time to arrive.
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0 } == ["false appCancel"])
     #expect(throws: LAError(.invalidContext)) {
@@ -116,8 +123,8 @@ struct EvaluationEndToEndTests {
 
   @Test func aDroppedContextLivesUntilItsReplyAsApplesDoes() async throws {
     // Apple's own sample evaluates on a local `let context = LAContext()` with the reply form.
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     // The face matches after 2 s: the context below is dropped long before.
     try await daemon.script("face", ["SLEEP 2000", "MATCH"])
     let connection = daemon.connection()
@@ -131,26 +138,28 @@ struct EvaluationEndToEndTests {
             success ? "success" : (error as? LAError)?.code.name ?? "\(String(describing: error))")
         }
       }
-      try await eventually("the evaluation to run") {
-        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-      }
+      #expect(
+        try await eventually {
+          try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+        }, "the evaluation to run")
     }
-    try await eventually("the reply") { replies.withLock { !$0.isEmpty } }
+    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
     #expect(replies.withLock { $0 } == ["success"])
   }
 
   @Test func cancellingTheAwaitingTaskEndsWithAppCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
     let task = Task {
       try await context.evaluatePolicy(.deviceOwnerAuthentication, localizedReason: "task")
     }
-    try await eventually("the evaluation to run") {
-      try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-    }
+    #expect(
+      try await eventually {
+        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+      }, "the evaluation to run")
     task.cancel()
     let error = await #expect(throws: LAError.self) { try await task.value }
     #expect(error?.code == .appCancel)
@@ -163,15 +172,16 @@ struct EvaluationEndToEndTests {
     early.cancel()
     let earlyError = await #expect(throws: LAError.self) { try await early.value }
     #expect(earlyError?.code == .appCancel)
-    try await eventually("nothing left running") {
-      let status = try await LocalAuthDaemon(connection: connection).status()
-      return status.evaluating == 0 && status.queued == 0
-    }
+    #expect(
+      try await eventually {
+        let status = try await LocalAuthDaemon(connection: connection).status()
+        return status.evaluating == 0 && status.queued == 0
+      }, "nothing left running")
   }
 
   @Test func aNonInteractiveClientGetsNotInteractive() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let background = LAContext(connection: daemon.connection(interactive: false))
     let error = await #expect(throws: LAError.self) {
       try await background.evaluatePolicy(
@@ -187,8 +197,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func manyContextsShareOneConnection() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let connection = daemon.connection()
     let ids = try await withThrowingTaskGroup(of: String.self) { group in
@@ -208,8 +218,8 @@ struct EvaluationEndToEndTests {
   }
 
   @Test func canEvaluatePolicyAndDomainStateFollowEnrollment() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
     // As Apple's: nil until a biometric check or evaluation succeeded on this context.

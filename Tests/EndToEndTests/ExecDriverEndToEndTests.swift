@@ -22,16 +22,15 @@ import Testing
       let driver = root.appendingPathComponent("Examples/drivers/virtual-face.py").path
       daemon = try RunningDaemon(
         arguments: [],
-        config: """
-          [Sensor.face]
-          Kind=exec
-          Biometry=faceID
-          Exec=/usr/bin/python3 \(driver) --control \(camera) --state \(state)
-          RestartDelayMs=10
-          [Sensor.passcode]
-          Kind=passcode
-          Passcode=1234
-          """)
+        config: DaemonConfig()
+          .sensor(
+            "face", kind: "exec",
+            [
+              "Biometry": "faceID",
+              "Exec": "/usr/bin/python3 \(driver) --control \(camera) --state \(state)",
+              "RestartDelayMs": "10",
+            ]
+          ).passcode("1234"))
       try daemon.start()
     }
 
@@ -43,13 +42,11 @@ import Testing
 
     /// Waits until the driver is ready (the sensor evaluable); returns whether it became so.
     func waitUntilReady(_ client: LineClient) throws -> Bool {
-      for _ in 0..<1000 {
+      try eventually(blocking: .milliseconds(10)) {
         let check = try client.call(
           Method.canEvaluatePolicy, ["policy": "deviceOwnerAuthenticationWithBiometrics"])?.object
-        if check?["canEvaluate"] == true { return true }
-        usleep(10_000)
+        return check?["canEvaluate"] == true
       }
-      return false
     }
 
     /// The pid of the driver's latest start, from the daemon's log.

@@ -1,5 +1,6 @@
 import Glibc
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -7,8 +8,9 @@ import Testing
 /// exactly-once answers when cancels, invalidations, inactivity, a disconnect and SIGTERM race.
 @Suite(.serialized)
 struct FaultTests {
-  static func configuration(face: String) -> String {
-    HardeningEndToEndTests.configuration("MaxQueue=1000\nMaxQueuePerClient=100", face: face)
+  static func configuration(answer: DaemonConfig.Answer, delayMs: Int? = nil) -> DaemonConfig {
+    HardeningEndToEndTests.configuration(
+      ["MaxQueue": "1000", "MaxQueuePerClient": "100"], answer: answer, delayMs: delayMs)
   }
 
   static func evaluate(_ id: String, context: String? = nil) -> String {
@@ -19,7 +21,7 @@ struct FaultTests {
 
   @Test("kill -9 during evaluations, then a restart on the same socket path serves again")
   func killNineThenRestart() throws {
-    let daemon = try HostileDaemon(configuration: Self.configuration(face: "Default=WAIT"))
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration(answer: .wait))
     try daemon.start()
     defer { daemon.stop() }
     var clients: [HostileConnection] = []
@@ -63,8 +65,8 @@ struct FaultTests {
     "Exactly once: cancels, invalidations, setActive false, a disconnect and SIGTERM race 50 evaluations",
     arguments: [1, 2, 3] as [UInt64])
   func exactlyOnceUnderARace(round: UInt64) throws {
-    let daemon = try HostileDaemon(
-      configuration: Self.configuration(face: "Default=MATCH\nDefaultDelayMs=25"))
+    let daemon = try RunningDaemon(
+      arguments: [], config: Self.configuration(answer: .match, delayMs: 25))
     try daemon.start()
     defer { daemon.stop() }
     let seed = round &* 0x9E37_79B9 ^ UInt64(truncatingIfNeeded: HostileClock.now().bitPattern)
@@ -72,7 +74,7 @@ struct FaultTests {
     let connections = try (0..<10).map { _ in try HostileConnection(path: daemon.socketPath) }
     let findings = HostileFindings()
     let signalDelay = Double.random(in: 0.05...1.2, using: &random)
-    let daemonPID = daemon.pid
+    let daemonPID = (daemon.pid ?? 0)
     let start = HostileClock.now()
     var bodies: [@Sendable () -> Void] = connections.enumerated().map { index, client in
       let clientSeed = seed &+ UInt64(index) &+ 1
@@ -82,13 +84,14 @@ struct FaultTests {
       }
     }
     bodies.append {
-      usleep(UInt32(signalDelay * 1_000_000))
+      usleep(UInt32(signalDelay * 1_000_000))  // the point: the signal lands mid-race
       kill(daemonPID, SIGTERM)
     }
     runOnThreads(bodies)
     #expect(daemon.waitForExit(seconds: 5), "localauthd did not exit after SIGTERM")
     let status = daemon.exitStatus
-    #expect(status == 0, "exit status \(String(describing: status)) after SIGTERM: \(daemon.log)")
+    #expect(
+      status == 0, "exit status \(String(describing: status)) after SIGTERM: \(daemon.logTail)")
     #expect(
       findings.all.isEmpty,
       "seed \(seed), SIGTERM at \(signalDelay) s: \(findings.all.joined(separator: "\n"))")
@@ -166,7 +169,7 @@ struct RaceClient {
     actions.sort { $0.at < $1.at }
     var confirmed: Set<String> = []
     var actionsSent: [String] = []
-    let deadline = start + 10 * HostileDaemon.timeoutScale
+    let deadline = start + 10 * TestTimeout.scale
     while HostileClock.now() < deadline {
       let elapsed = HostileClock.now() - start
       if let disconnectAt, elapsed >= disconnectAt {

@@ -14,14 +14,14 @@ struct FloodCostEndToEndTests {
   /// Each is answered with its error; past the budget they are counted in one entry. Needs root.
   @Test(
     "A flood of evaluations refused at once is answered in full and logged within a budget",
+    .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"),
     arguments: [
       (#"{"policy":1,"localizedReason":"flood"}"#, " finished: "),
       (#"{"policy":1,"localizedReason":"flood","context":"no-such-context"}"#, " refused: "),
     ])
   func refusedEvaluationsAreCountedPastTheLogBudget(params: String, ownLine: String) throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -71,10 +71,10 @@ struct FloodCostEndToEndTests {
   /// 200 `sshKey.sign` at once: each is refused at once and answered, and its SSH entry counts
   /// against the same at-once budget as its evaluation's line (before, each wrote one: 25,000 to
   /// 49,000 lines a second). Needs root.
-  @Test func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+  @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
+  func anSSHSignatureFloodIsLoggedWithinTheBudget() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -120,10 +120,10 @@ struct FloodCostEndToEndTests {
 
   /// The count of a flood's held-back lines is not lost when the daemon stops before anything
   /// else ends or disconnects. Needs root.
-  @Test func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+  @Test(.enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
+  func whatTheLogBudgetHoldsBackIsLoggedAtShutdown() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: HardeningEndToEndTests.configuration("MaxQueue=1000"))
+      arguments: [], config: HardeningEndToEndTests.configuration(["MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -150,15 +150,15 @@ struct FloodCostEndToEndTests {
 
   @Test("The rights store's thread runs 10 nicer than the event loop, and the store still answers")
   func storeThreadRunsBelowTheLoop() throws {
-    let daemon = try HostileDaemon(configuration: HostileStoreTests.configuration())
+    let daemon = try RunningDaemon(arguments: [], config: HostileStoreTests.configuration())
     try daemon.start()
     defer { daemon.stop() }
     let client = try HostileStoreTests.client(daemon)
     // The store's thread starts with the first store call.
     let created = try client.ok(Method.handoffCreate, ["payload": "AA==", "ttl": 60])
     #expect(created["handoff"]?.stringValue != nil)
-    let nice = Self.threadNiceValues(of: daemon.pid)
-    let loop = try #require(nice[daemon.pid], "no main thread in \(nice)")
+    let nice = Self.threadNiceValues(of: (daemon.pid ?? 0))
+    let loop = try #require(nice[(daemon.pid ?? 0)], "no main thread in \(nice)")
     #expect(
       nice.values.contains(min(19, loop + 10)),
       "no thread at nice \(min(19, loop + 10)) (the loop's is \(loop)): \(nice)")

@@ -56,7 +56,7 @@ struct FprintdRig: DriverRig {
   }
 
   /// fprintd says when it waits: its device's finger-needed turns true.
-  func waitUntilSensorWaits() async {
+  func waitUntilSensorWaits(for request: CaptureRequest) async {
     let stack = self.stack
     try? await onThread { try stack.waitForFingerNeeded() }
   }

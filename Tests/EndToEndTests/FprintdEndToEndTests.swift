@@ -13,13 +13,7 @@ import Testing
   private func daemon(_ stack: FprintdStack) throws -> RunningDaemon {
     let daemon = try RunningDaemon(
       arguments: [],
-      config: """
-        [Sensor.finger]
-        Kind=fprintd
-        [Sensor.passcode]
-        Kind=passcode
-        Passcode=1234
-        """)
+      config: DaemonConfig().sensor("finger", kind: "fprintd").passcode("1234"))
     daemon.extraEnvironment = ["DBUS_SYSTEM_BUS_ADDRESS": stack.busAddress]
     try daemon.start()
     return daemon

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// Deferred authorization (docs/protocol.md, "Handoffs") through LAHandoffStore against the real
@@ -9,8 +10,8 @@ import Testing
 @Suite(.serialized)
 struct HandoffEndToEndTests {
   @Test func aNonInteractiveCreatorRedeemsOnceWhatAnInteractiveClientAuthorized() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let creator = LAHandoffStore(connection: daemon.connection(interactive: false))
     let authorizer = LAHandoffStore(connection: daemon.connection())
@@ -50,8 +51,8 @@ struct HandoffEndToEndTests {
   }
 
   @Test func misuseFailsWithTheDocumentedCodes() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     let store = LAHandoffStore(connection: daemon.connection())
 
@@ -94,6 +95,7 @@ struct HandoffEndToEndTests {
     #expect(try await store.list().first { $0.id == cancelled.id }?.isAuthorized == false)
 
     let expiring = try await store.create(payload: Data("soon gone".utf8), ttl: 1)
+    // The sleep is the point: the one-second ttl runs out on the daemon's clock.
     try await Task.sleep(for: .milliseconds(1_300))
     let expired = await #expect(throws: LAError.self) {
       try await store.authorize(expiring.id, localizedReason: "too late")
@@ -103,8 +105,8 @@ struct HandoffEndToEndTests {
   }
 
   @Test func theStateStreamEndsWhenTheConnectionIsLost() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection(interactive: false)
     let changes = try LAHandoffStore(connection: connection).stateChanges()
     connection.disconnect()

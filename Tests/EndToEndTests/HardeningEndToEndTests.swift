@@ -8,28 +8,26 @@ import Testing
 /// stays served. Attacks by another user run as nobody (setpriv), so these tests need root.
 @Suite(.serialized)
 struct HardeningEndToEndTests {
-  static func configuration(_ broker: String, face: String = "Default=WAIT") -> String {
-    """
-    [Broker]
-    \(broker)
-    [Sensor.face]
-    Kind=faceID
-    Enrolled=alice
-    \(face)
-    [Sensor.passcode]
-    Kind=passcode
-    Passcode=1234
-    """
+  /// The hardening tests' daemon: `broker` settings, alice's face answering `answer`, root's
+  /// passcode 1234.
+  static func configuration(
+    _ broker: KeyValuePairs<String, String> = [:], answer: DaemonConfig.Answer = .wait,
+    delayMs: Int? = nil, passcode: String? = "1234"
+  ) -> DaemonConfig {
+    var config = DaemonConfig()
+    for (key, value) in broker { config = config.broker(key, value) }
+    return config.face(enrolled: ["alice"], answer: answer, delayMs: delayMs).passcode(passcode)
   }
 
   static let evaluate =
     #"{"jsonrpc":"2.0","id":%d,"method":"context.evaluatePolicy","params":{"policy":1,"localizedReason":"e2e"}}"#
 
-  @Test("Item 2: a uid's connections are bounded; the one past the limit gets an error naming it")
+  @Test(
+    "Item 2: a uid's connections are bounded; the one past the limit gets an error naming it",
+    .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
   func connectionsPerUID() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(
-      arguments: [], config: Self.configuration("MaxConnectionsPerUID=3"))
+      arguments: [], config: Self.configuration(["MaxConnectionsPerUID": "3"]))
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try NobodyProcess(
@@ -66,11 +64,12 @@ struct HardeningEndToEndTests {
     }
   }
 
-  @Test("Item 3: a uid flooding the queue is bounded to its share; another uid runs next")
+  @Test(
+    "Item 3: a uid flooding the queue is bounded to its share; another uid runs next",
+    .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
   func queueStarvation() throws {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
     let daemon = try RunningDaemon(
-      arguments: [], config: Self.configuration("MaxQueuePerUID=4\nMaxQueue=1000"))
+      arguments: [], config: Self.configuration(["MaxQueuePerUID": "4", "MaxQueue": "1000"]))
     try daemon.start()
     defer { daemon.stop() }
     // Per-user owners: nobody's evaluations need nobody's own enrolled face and passcode.
@@ -127,7 +126,7 @@ struct HardeningEndToEndTests {
   @Test("Item 2: a connection with too many requests awaiting answers is not read until some end")
   func pendingRequestsPauseReading() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: Self.configuration("MaxPendingPerConnection=3"))
+      arguments: [], config: Self.configuration(["MaxPendingPerConnection": "3"]))
     try daemon.start()
     defer { daemon.stop() }
     let client = try daemon.connect()
@@ -144,7 +143,7 @@ struct HardeningEndToEndTests {
   @Test("Item 8: a process name with a newline cannot forge a log line")
   func processNameCannotForgeLogLines() throws {
     let daemon = try RunningDaemon(
-      arguments: [], config: Self.configuration("", face: "Default=MATCH"))
+      arguments: [], config: Self.configuration(answer: .match))
     try daemon.start()
     defer { daemon.stop() }
     let script = """
@@ -174,9 +173,10 @@ struct HardeningEndToEndTests {
       try RunningDaemon.binaryPath(), ["--socket", socket, "--state-dir", state, "--stderr"])
   }
 
-  @Test("Item 7: a socket directory another user owns, or can write, or links to, is refused")
+  @Test(
+    "Item 7: a socket directory another user owns, or can write, or links to, is refused",
+    .enabled(if: getuid() == 0, "needs root to make another user's directory"))
   func untrustedSocketDirectoriesAreRefused() throws {
-    try #require(getuid() == 0, "needs root to make another user's directory")
     let base = NSTemporaryDirectory() + "localauthd-dir-\(UUID().uuidString.prefix(8))"
     let state = base + "/state"
     try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
@@ -216,7 +216,7 @@ struct HardeningEndToEndTests {
 
   @Test("Item 7: the socket is made 0666 in a trusted directory")
   func socketModeIsSetWithoutFollowingLinks() throws {
-    let daemon = try RunningDaemon(arguments: [], config: Self.configuration(""))
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
     try daemon.start()
     defer { daemon.stop() }
     var info = stat()

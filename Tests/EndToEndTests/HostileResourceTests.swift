@@ -1,5 +1,6 @@
 import Glibc
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// Resource bounds a long-lived daemon must keep under churn. Each documents a bug found by
@@ -10,7 +11,7 @@ struct HostileResourceTests {
 
   @Test("A client may create and invalidate contexts forever (invalidated contexts are freed)")
   func contextChurnOnOneConnection() throws {
-    let daemon = try HostileDaemon(configuration: Self.configuration)
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration)
     try daemon.start()
     defer { daemon.stop() }
     let client = try HostileConnection(path: daemon.socketPath)
@@ -31,7 +32,7 @@ struct HostileResourceTests {
 
   @Test("Connection churn does not grow the daemon (no Connection/ClientSession cycle)")
   func connectionChurnKeepsMemoryFlat() throws {
-    let daemon = try HostileDaemon(configuration: Self.configuration)
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration)
     try daemon.start()
     defer { daemon.stop() }
     let request =
@@ -46,12 +47,18 @@ struct HostileResourceTests {
         client.close()
       }
     }
+    /// Whether the daemon has closed every churned connection (only the probe is left).
+    func closedAll() -> Bool {
+      guard let probe = try? daemon.connect() else { return false }
+      defer { probe.close() }
+      return (try? probe.call(Method.brokerStatus))?.object?["clients"] == 1
+    }
     try churn(2_000)
-    usleep(200_000)
-    let before = try #require(daemon.residentKiB)
+    #expect(eventually(blocking: .milliseconds(20)) { closedAll() }, "connections left open")
+    let before = try #require(daemon.residentKiB())
     try churn(20_000)
-    usleep(200_000)
-    let after = try #require(daemon.residentKiB)
+    #expect(eventually(blocking: .milliseconds(20)) { closedAll() }, "connections left open")
+    let after = try #require(daemon.residentKiB())
     let bytesPerConnection = Double(after - before) * 1024 / 20_000
     #expect(bytesPerConnection < 100, "RSS grew \(after - before) KiB over 20,000 connections")
   }

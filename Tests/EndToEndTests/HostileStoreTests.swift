@@ -10,24 +10,15 @@ import Testing
 /// fails with an error naming the limit, while a well-behaved client (often of another uid) stays served.
 @Suite(.serialized)
 struct HostileStoreTests {
-  static func configuration(_ broker: String = "") -> String {
-    """
-    [Broker]
-    \(broker)
-    [Sensor.face]
-    Kind=faceID
-    Enrolled=alice
-    Default=MATCH
-    [Sensor.passcode]
-    Kind=passcode
-    Passcode=1234
-    """
+  /// `broker` settings, alice's face matching at once, root's passcode 1234.
+  static func configuration(_ broker: KeyValuePairs<String, String> = [:]) -> DaemonConfig {
+    HardeningEndToEndTests.configuration(broker, answer: .match)
   }
 
   static let slowDisk = "LOCALAUTHD_SIMULATE_SLOW_DISK_MS"
 
   /// A connected client that said hello as `app`.
-  static func client(_ daemon: HostileDaemon, app: String = "com.example.app") throws -> LineClient
+  static func client(_ daemon: RunningDaemon, app: String = "com.example.app") throws -> LineClient
   {
     let client = try LineClient(socketPath: daemon.socketPath)
     try client.hello(app)
@@ -37,11 +28,12 @@ struct HostileStoreTests {
   // MARK: 1. Unbounded store backlog
 
   @Test(
-    "A pipelined store flood is refused past MaxStoreRequestsPerUID while another uid is served")
+    "A pipelined store flood is refused past MaxStoreRequestsPerUID while another uid is served",
+    .enabled(if: OtherUserClient.isAvailable, "needs root, setpriv and python3"))
   func storeFloodIsBounded() throws {
-    guard OtherUserClient.isAvailable else { return }
-    let daemon = try HostileDaemon(
-      configuration: Self.configuration("MaxStoreRequestsPerUID=4\nMaxStoreRequests=8"),
+    let daemon = try RunningDaemon(
+      arguments: [],
+      config: Self.configuration(["MaxStoreRequestsPerUID": "4", "MaxStoreRequests": "8"]),
       environment: [Self.slowDisk: "50"])
     try daemon.start()
     defer { daemon.stop() }
@@ -102,7 +94,7 @@ struct HostileStoreTests {
     let status = try attacker.ok(Method.brokerStatus)
     #expect(status["storeRequests"] == .int(0), "the backlog drained: \(status)")
     // Before the limit, the same flood grew the daemon by gigabytes within seconds.
-    let resident = daemon.residentKiB ?? 0
+    let resident = daemon.residentKiB() ?? 0
     #expect(resident < 256 * 1024, "resident set after the flood: \(resident) KiB")
     #expect(daemon.isRunning)
   }
@@ -112,16 +104,12 @@ struct HostileStoreTests {
   @Test(
     "Handoff and saved-right limits refuse with the limit named; short ttls do not multiply them")
   func diskFillLimits() throws {
-    let daemon = try HostileDaemon(
-      configuration: Self.configuration(
-        """
-        MaxHandoffsPerUID=5
-        MaxHandoffPayloadBytes=1024
-        MinHandoffTTLSec=2
-        MaxHandoffTTLSec=600
-        MaxSavedRightsPerUID=2
-        MaxSecretBytes=64
-        """))
+    let daemon = try RunningDaemon(
+      arguments: [],
+      config: Self.configuration([
+        "MaxHandoffsPerUID": "5", "MaxHandoffPayloadBytes": "1024", "MinHandoffTTLSec": "2",
+        "MaxHandoffTTLSec": "600", "MaxSavedRightsPerUID": "2", "MaxSecretBytes": "64",
+      ]))
     try daemon.start()
     defer { daemon.stop() }
     let client = try Self.client(daemon)
@@ -180,7 +168,7 @@ struct HostileStoreTests {
   @Test(
     "NUL bytes in app ids, identifiers and handoff ids are refused; the uid's handoffs stay usable")
   func nulBytesAreRefused() throws {
-    let daemon = try HostileDaemon(configuration: Self.configuration())
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
     try daemon.start()
     defer { daemon.stop() }
     let attacker = try LineClient(socketPath: daemon.socketPath)
@@ -222,8 +210,8 @@ struct HostileStoreTests {
 
   @Test("On a slow disk the loop answers broker.status before any pipelined store call is done")
   func loopNeverWaitsOnTheStore() throws {
-    let daemon = try HostileDaemon(
-      configuration: Self.configuration(), environment: [Self.slowDisk: "400"])
+    let daemon = try RunningDaemon(
+      arguments: [], config: Self.configuration(), environment: [Self.slowDisk: "400"])
     try daemon.start()
     defer { daemon.stop() }
     let client = try Self.client(daemon)
@@ -285,13 +273,13 @@ struct HostileStoreTests {
       (0o777, nil, "writable by group or others"), (0o700, 65534, "owned by uid 65534"),
     ] as [(Int, UInt32?, String)] {
       if owner != nil && geteuid() != 0 { continue }
-      let daemon = try HostileDaemon(configuration: Self.configuration())
+      let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
       #expect(chmod(daemon.stateDirectory, mode_t(mode)) == 0)
       if let owner { #expect(chown(daemon.stateDirectory, owner, owner) == 0) }
       #expect(throws: (any Error).self) { try daemon.start() }
       #expect(daemon.waitForExit(seconds: 10))
       #expect(daemon.exitStatus != 0)
-      #expect(daemon.log.contains(expected), "\(daemon.log)")
+      #expect(daemon.logTail.contains(expected), "\(daemon.logTail)")
       #expect(!FileManager.default.fileExists(atPath: daemon.stateDirectory + "/device.key"))
     }
   }
@@ -300,7 +288,7 @@ struct HostileStoreTests {
     "A deleted device key or a corrupt database leaves rights unavailable, explained, while evaluations go on",
     arguments: ["deleted device key", "corrupt database"])
   func brokenStoreDegrades(damage: String) throws {
-    let daemon = try HostileDaemon(configuration: Self.configuration())
+    let daemon = try RunningDaemon(arguments: [], config: Self.configuration())
     try daemon.start()
     let setup = try Self.client(daemon)
     try setup.ok(
@@ -341,7 +329,7 @@ struct HostileStoreTests {
           || error.message.contains("not a database")
       #expect(explained, "\(method): \(error.message)")
     }
-    #expect(daemon.log.contains("rights unavailable"), "\(daemon.log)")
+    #expect(daemon.logTail.contains("rights unavailable"), "\(daemon.logTail)")
     if damage == "deleted device key" {
       #expect(!FileManager.default.fileExists(atPath: keyPath), "the key was silently replaced")
     }

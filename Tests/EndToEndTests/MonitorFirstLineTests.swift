@@ -6,10 +6,10 @@ import Testing
 /// `localauthctl monitor` says at once that it is following the daemon, before any event.
 @Suite struct MonitorFirstLineTests {
   @Test func monitorPrintsAFirstLineBeforeAnyEvent() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(DaemonProcess.controlPath))
+    process.executableURL = URL(fileURLWithPath: try #require(RunningDaemon.controlPath))
     process.arguments = ["--socket", daemon.socketPath, "monitor"]
     let error = Pipe()
     process.standardError = error
@@ -26,14 +26,10 @@ import Testing
     var seen: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     // A deadline for a loaded machine (the whole suite runs in parallel), not a speed limit.
-    let deadline = Date().addingTimeInterval(60 * DaemonProcess.timeoutScale)
-    while !seen.contains(UInt8(ascii: "\n")), Date() < deadline, process.isRunning {
+    _ = await eventually(within: .seconds(60), pace: .polling(.milliseconds(50))) {
       let count = read(descriptor, &buffer, buffer.count)
-      if count > 0 {
-        seen += buffer[0..<count]
-      } else {
-        try await Task.sleep(for: .milliseconds(50))
-      }
+      if count > 0 { seen += buffer[0..<count] }
+      return seen.contains(UInt8(ascii: "\n")) || !process.isRunning
     }
     let text = String(decoding: seen, as: UTF8.self)
     #expect(

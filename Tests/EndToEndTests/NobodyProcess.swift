@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LocalAuthTestSupport
 
 /// A Python script running as uid/gid 65534 (nobody) against the daemon's socket, for attacks by
 /// another local user. It prints one JSON line when its attack is in place and keeps its
@@ -29,7 +30,7 @@ final class NobodyProcess: @unchecked Sendable {
   /// The next line the script prints (nil at its end or after `seconds`).
   func readLine(seconds: Double = 20) -> String? {
     let fd = output.fileHandleForReading.fileDescriptor
-    let deadline = Date().addingTimeInterval(seconds * RunningDaemonScale.value)
+    let deadline = Date().addingTimeInterval(seconds * TestTimeout.scale)
     while Date() < deadline {
       if let newline = buffered.firstIndex(of: 0x0A) {
         let line = String(decoding: buffered[..<newline], as: UTF8.self)
@@ -56,9 +57,4 @@ final class NobodyProcess: @unchecked Sendable {
   deinit {
     if process.isRunning { kill(process.processIdentifier, SIGKILL) }
   }
-}
-
-/// The shared timeout scale of the end-to-end tests.
-enum RunningDaemonScale {
-  static var value: Double { HostileDaemon.timeoutScale }
 }

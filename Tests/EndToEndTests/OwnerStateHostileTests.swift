@@ -9,27 +9,18 @@ import Testing
 /// device key; enrollment refuses identities that are not sane identifiers.
 @Suite(.serialized)
 struct OwnerStateHostileTests {
-  static let configuration = """
-    [Broker]
-    Owners=user
-    PasscodeDelayFromFailure=2
-    [Sensor.face]
-    Kind=faceID
-    [Sensor.passcode]
-    Kind=passcode
-    """
+  static let configuration = DaemonConfig().broker("Owners", "user")
+    .broker("PasscodeDelayFromFailure", 2).face().passcode()
 
   func sensor(_ name: String, in list: Result<JSONValue, RPCError>?) -> JSONObject? {
     let sensors = (try? list?.get().objectValue?["sensors"]?.arrayValue) ?? []
     return sensors.compactMap(\.objectValue).first { $0["name"] == .string(name) }
   }
 
-  @Test("A restart (as after an idle exit) resets neither the passcode back-off nor the lockout")
+  @Test(
+    "A restart (as after an idle exit) resets neither the passcode back-off nor the lockout",
+    .enabled(if: getuid() == 0, "needs root (useradd, setpriv)"))
   func restartDoesNotResetTheGuessRate() throws {
-    guard getuid() == 0 else {
-      Issue.record("needs root (useradd, setpriv)")
-      return
-    }
     let attacker = try TestAccount(prefix: "la-guess")
     let control = try RunningDaemon.binaryPath("localauthctl", environment: "LOCALAUTHCTL_BIN")
     let daemon = try RunningDaemon(arguments: [], config: Self.configuration)
@@ -108,14 +99,7 @@ struct OwnerStateHostileTests {
   @Test(
     "domainState is keyed with the device key: the same enrolled set hashes differently per device")
   func domainStateCannotBeRecomputedOffline() throws {
-    let config = """
-      [Sensor.face]
-      Kind=faceID
-      Enrolled=alice
-      [Sensor.passcode]
-      Kind=passcode
-      Passcode=1234
-      """
+    let config = DaemonConfig().face(enrolled: ["alice"]).passcode("1234")
     var hashes: [String] = []
     for _ in 0..<2 {
       let daemon = try RunningDaemon(arguments: [], config: config)

@@ -7,8 +7,8 @@ import Testing
 @Suite(.serialized)
 struct PromptAgentClientTests {
   @Test func aSwiftAgentShowsThePromptAndTypesThePasscode() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let agent = LAPromptAgent(connection: daemon.connection())
     let (registration, events) = try await agent.register()
@@ -52,8 +52,8 @@ struct PromptAgentClientTests {
   }
 
   @Test func cancelFromASwiftAgentIsUserCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let agent = LAPromptAgent(connection: daemon.connection())
     let (_, events) = try await agent.register(scope: .process(pid: getpid()))

@@ -8,16 +8,7 @@ import Testing
 /// apps run as those users (setpriv). Needs root.
 @Suite(.serialized)
 struct PromptAgentEndToEndTests {
-  static let config = """
-    [Broker]
-    Owners=user
-
-    [Sensor.face]
-    Kind=faceID
-
-    [Sensor.passcode]
-    Kind=passcode
-    """
+  static let config = DaemonConfig().broker("Owners", "user").face().passcode()
 
   /// An app of `account` evaluating through `localauthctl evaluate`, running in the background.
   final class App: Sendable {
@@ -42,11 +33,8 @@ struct PromptAgentEndToEndTests {
     }
   }
 
-  @Test func twoRealUsersTheirAgentsAndTheirPasscodes() async throws {
-    guard getuid() == 0 else {
-      Issue.record("needs root (useradd, setpriv)")
-      return
-    }
+  @Test(.enabled(if: getuid() == 0, "needs root (useradd, setpriv)"))
+  func twoRealUsersTheirAgentsAndTheirPasscodes() async throws {
     let alice = try TestAccount(prefix: "la-alice")
     let bob = try TestAccount(prefix: "la-bob")
     let control = try RunningDaemon.binaryPath("localauthctl", environment: "LOCALAUTHCTL_BIN")

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -11,8 +12,8 @@ import Testing
 @Suite(.serialized)
 struct ReconnectEndToEndTests {
   @Test func callsInFlightFailWithSystemCancelAndTheNextCallReconnects() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
@@ -26,7 +27,7 @@ struct ReconnectEndToEndTests {
       try await LocalAuthDaemon(connection: connection).status()
     }
 
-    try await daemon.start()
+    try daemon.start()
     let status = try await LocalAuthDaemon(connection: connection).status()
     #expect(status.evaluating == 0)
     let success = try await context.evaluate(
@@ -35,8 +36,8 @@ struct ReconnectEndToEndTests {
   }
 
   @Test func aStoppingDaemonEndsTheEvaluationWithSystemCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let context = LAContext(connection: daemon.connection())
     let evaluation = context.startEvaluation(

@@ -141,7 +141,7 @@ struct RightsDurabilityEndToEndTests {
     try creator.hello("com.example.intents", interactive: false)
     let handoff = try #require(
       try creator.ok(Method.handoffCreate, ["payload": "AA==", "ttl": 1])["handoff"])
-    usleep(1_200_000)
+    usleep(1_200_000)  // the sleep is the point: the one-second ttl runs out on the daemon's clock
     let app = try daemon.connect()
     try app.hello("com.example.app")
     #expect(try app.ok(Method.handoffList)["handoffs"] == [])

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// LARight, LARightStore and LAPersistedRight against the real daemon (docs/protocol.md, "Rights
@@ -8,8 +9,8 @@ import Testing
 @Suite(.serialized)
 struct RightsEndToEndTests {
   @Test func aRightIsAuthorizedSavedAndItsKeyAndSecretWork() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let connection = daemon.connection()
     let right = LARight(requirement: .biometry(fallback: .devicePasscode), connection: connection)
     do {
@@ -41,8 +42,8 @@ struct RightsEndToEndTests {
   /// Apple documents no codes for a missing or taken identifier; its rights live in the keychain,
   /// so an app's `catch` sees the keychain's documented codes in NSOSStatusErrorDomain.
   @Test func aMissingOrTakenIdentifierIsTheKeychainsItemNotFoundOrDuplicateItem() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let connection = daemon.connection()
     let store = LARightStore(connection: connection)
@@ -74,16 +75,17 @@ struct RightsEndToEndTests {
   }
 
   @Test func cancellingAnAuthorizationEndsItWithAppCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let right = LARight(connection: connection)
     let task = Task { try await right.authorize(localizedReason: "cancelled") }
     do {
-      try await eventually("the authorization to run") {
-        try await LocalAuthDaemon(connection: connection).status().evaluating == 1
-      }
+      #expect(
+        try await eventually {
+          try await LocalAuthDaemon(connection: connection).status().evaluating == 1
+        }, "the authorization to run")
     }
     task.cancel()
     do {

@@ -1,6 +1,7 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// The client/daemon mismatches of docs/protocol.md, "Rights and keys", fixed in LocalAuthClient,
@@ -9,9 +10,9 @@ import Testing
 @Suite(.serialized)
 struct RightsKeyEndToEndTests {
   /// A daemon whose face sensor matches at once, and a connection to it.
-  func start() async throws -> (DaemonProcess, LocalAuthConnection) {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+  func start() async throws -> (RunningDaemon, LocalAuthConnection) {
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     return (daemon, daemon.connection())
   }
@@ -192,10 +193,11 @@ struct RightsKeyEndToEndTests {
     try await right.authorize(localizedReason: "before")
     let saved = try await save("restart", on: connection)
     daemon.stop()
-    try await eventually("the rights to lose their authorization") {
-      right.state == .notAuthorized && saved.state == .notAuthorized
-    }
-    try await daemon.start()
+    #expect(
+      try await eventually {
+        right.state == .notAuthorized && saved.state == .notAuthorized
+      }, "the rights to lose their authorization")
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT MATCH"])
     #expect(try await right.refreshState() == .unknown)
     try await right.authorize(localizedReason: "after")

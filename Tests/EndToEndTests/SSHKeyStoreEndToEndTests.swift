@@ -2,14 +2,15 @@ import Foundation
 import LocalAuthClient
 import LocalAuthCrypto
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// SSHKeyStore against the real daemon: the Swift API of `localauthctl ssh-key`.
 @Suite(.serialized)
 struct SSHKeyStoreEndToEndTests {
   @Test func createListSignAndDelete() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let store = SSHKeyStore(connection: daemon.connection())
     let key = try await store.create(name: "swift", policy: .biometrics, reuseSeconds: 0)
     #expect(key.publicKeyLine.hasPrefix("ecdsa-sha2-nistp256 AAAA"))

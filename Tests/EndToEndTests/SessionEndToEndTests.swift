@@ -1,14 +1,15 @@
 import Foundation
 import LocalAuthClient
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// Session-level behaviour against the real daemon: going inactive, and the broker monitor.
 @Suite(.serialized)
 struct SessionEndToEndTests {
   @Test func goingInactiveEndsTheEvaluationWithSystemCancel() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     try await daemon.script("face", ["DEFAULT WAIT"])
     let connection = daemon.connection()
     let context = LAContext(connection: connection)
@@ -22,8 +23,8 @@ struct SessionEndToEndTests {
   }
 
   @Test func theMonitorSeesAnotherClientsEvaluation() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     let watcher = daemon.connection()
     let events = try await LocalAuthDaemon(connection: watcher).monitor()
     let success = try await LAContext(connection: daemon.connection()).evaluate(

@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthCommandLine
+import LocalAuthTestSupport
 import Synchronization
 import Testing
 
@@ -36,8 +37,8 @@ import Testing
   }
 
   @Test func jsonDrawsNoIndicatorAndNothingIsColoured() async throws {
-    let daemon = try DaemonProcess()
-    try await daemon.start()
+    let daemon = try RunningDaemon()
+    try daemon.start()
     defer { daemon.stop() }
     let plain = await run(["evaluate", "owner", "--reason", "terminal"], socket: daemon.socketPath)
     #expect(plain.terminal.contains("\r"), "the indicator is drawn on a terminal")

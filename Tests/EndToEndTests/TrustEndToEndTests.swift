@@ -7,18 +7,18 @@ import Testing
 /// Issue 18 against the real daemon: system evaluations (root acting for a user with `user`, as
 /// pam_localauthd does) cannot be answered, phished or starved by the user's own processes or by
 /// another user. The attacker really runs as nobody (setpriv), so these tests need root.
-@Suite(.serialized)
+@Suite(.serialized, .enabled(if: NobodyProcess.isAvailable, "needs root, setpriv and python3"))
 struct TrustEndToEndTests {
   /// The hardening tests' daemon (face waits for a script, root's passcode 1234), without the
   /// passcode when `passcode` is false.
-  static func configuration(_ broker: String = "", passcode: Bool = true) -> String {
-    let text = HardeningEndToEndTests.configuration(broker)
-    return passcode ? text : text.replacingOccurrences(of: "Passcode=1234", with: "")
+  static func configuration(
+    _ broker: KeyValuePairs<String, String> = [:], passcode: Bool = true
+  ) -> DaemonConfig {
+    HardeningEndToEndTests.configuration(broker, passcode: passcode ? "1234" : nil)
   }
 
   /// A started daemon and a root connection to it (the test stops the daemon).
-  static func started(_ configuration: String) throws -> (RunningDaemon, LineClient) {
-    try #require(NobodyProcess.isAvailable, "needs root, setpriv and python3")
+  static func started(_ configuration: DaemonConfig) throws -> (RunningDaemon, LineClient) {
     let daemon = try RunningDaemon(arguments: [], config: configuration)
     try daemon.start()
     return (daemon, try daemon.connect())
@@ -162,7 +162,7 @@ struct TrustEndToEndTests {
   @Test(
     "Owners=device refuses user evaluations; another user cannot set the owner's first passcode")
   func deviceModeRefuses() throws {
-    let (daemon, root) = try Self.started(Self.configuration("Owners=device", passcode: false))
+    let (daemon, root) = try Self.started(Self.configuration(["Owners": "device"], passcode: false))
     defer { daemon.stop() }
     let refused = try root.call(
       Method.evaluatePolicy, ["policy": 1, "localizedReason": "sudo", "user": "nobody"])

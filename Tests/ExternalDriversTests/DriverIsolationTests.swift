@@ -1,6 +1,7 @@
 import ExternalDrivers
 import Foundation
 import Glibc
+import LocalAuthTestSupport
 import Testing
 
 /// A driver is a separate, less trusted program: it gets its stdin, stdout and stderr and nothing
@@ -22,7 +23,7 @@ import Testing
       """)
     let sensor = harness.sensor([driver])
     defer { sensor.stop() }
-    #expect(await harness.eventually { FileManager.default.fileExists(atPath: listing) })
+    #expect(await eventually { FileManager.default.fileExists(atPath: listing) })
     let descriptors = try String(contentsOfFile: listing, encoding: .utf8)
       .split(separator: "\n").compactMap { Int32($0) }
     #expect(descriptors.contains(0) && descriptors.contains(1) && descriptors.contains(2))

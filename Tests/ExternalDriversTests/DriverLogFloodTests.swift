@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthTestSupport
 import Sensors
 import Testing
 
@@ -61,8 +62,8 @@ import Testing
       done
       """)
     let sensor = harness.sensor([path])
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request()) == .match(identity: "alice-face"))
+    #expect(await eventually { sensor.state(for: 1000).available })
+    #expect(try await sensor.capture(DriverHarness.request()) == .match(identity: "alice-face"))
     sensor.stop()
     func reported() -> Int {
       harness.journal.compactMap { line -> Int? in
@@ -76,7 +77,7 @@ import Testing
     }
     func logged() -> Int { harness.journal.filter { $0.contains("flood ") }.count }
     // Every flood line is either logged or counted, once the run's end reports the rest.
-    #expect(await harness.eventually { logged() + reported() == 2 * flood })
+    #expect(await eventually { logged() + reported() == 2 * flood })
     #expect(logged() <= DriverLogBudget.perRun)
     #expect(logged() >= 1)
   }

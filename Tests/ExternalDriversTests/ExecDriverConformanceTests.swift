@@ -10,7 +10,7 @@ struct ExampleDriverRig: DriverRig {
   let harness: DriverHarness
   let sensor: ExecSensor
   var driver: any SensorDriver { sensor }
-  let owner = alice
+  let owner = DriverHarness.alice
   let identity = "alice-face"
   let retryReason = RetryReason.faceNotCentered
   let enrollsThroughDriver = true
@@ -30,8 +30,12 @@ struct ExampleDriverRig: DriverRig {
     }
   }
 
-  /// The driver does not say when it waits: give the CAPTURE line time to reach it.
-  func waitUntilSensorWaits() async { try? await Task.sleep(for: .milliseconds(200)) }
+  /// The driver does not say when it waits: wait for the capture's CAPTURE line to reach it.
+  func waitUntilSensorWaits(for request: CaptureRequest) async {
+    _ = await harness.waitUntilReceived {
+      $0.hasPrefix("CAPTURE ") && $0.hasSuffix(" \(request.attempt)")
+    }
+  }
 
   func onDriverThread(_ body: @escaping @Sendable () -> Void) async { body() }
 }
@@ -40,7 +44,7 @@ struct ExampleDriverRig: DriverRig {
   @Test func theExampleDriverPassesTheSharedSuite() async throws {
     let rig = try ExampleDriverRig()
     defer { rig.sensor.stop() }
-    #expect(await rig.harness.eventually { rig.sensor.state(for: alice.uid).available })
+    #expect(await eventually { rig.sensor.state(for: DriverHarness.alice.uid).available })
     let problems = await checkDriverConformance(rig)
     #expect(problems.isEmpty, "\(problems)")
   }

@@ -1,4 +1,5 @@
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 @testable import LocalAuthBroker
@@ -32,7 +33,7 @@ import Testing
     let app = await harness.connect()
     let (tag, _) = await app.startEvaluation()
     #expect(await app.requestID(waitingFor: Notification.started) != nil)
-    #expect(await eventually { arming.waitingToBeArmed == 1 })
+    #expect(await eventually(pace: .yielding) { arming.waitingToBeArmed == 1 })
     #expect(app.recorder.notifications(Notification.armed).isEmpty, "announced before it armed")
     #expect(arming.arm() == 1)
     #expect(await app.requestID(waitingFor: Notification.armed) != nil)
@@ -40,7 +41,7 @@ import Testing
     #expect(await app.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "face")
     // A capture cancelled before fprintd answered VerifyStart: its late report is dropped.
     let (second, _) = await app.startEvaluation()
-    #expect(await eventually { arming.waitingToBeArmed == 1 })
+    #expect(await eventually(pace: .yielding) { arming.waitingToBeArmed == 1 })
     let requestID = app.recorder.notifications(Notification.started).last?["requestID"]
     _ = await app.call(Method.cancel, ["requestID": requestID ?? .null])
     #expect(await app.recorder.waitForResponse(tag: second)?.code == .appCancel)

@@ -147,15 +147,6 @@ extension Result where Success == JSONValue, Failure == RPCError {
   var object: JSONObject? { try? get().objectValue }
 }
 
-/// Waits (yielding, bounded) until a condition holds.
-func eventually(_ iterations: Int = 100_000, _ condition: () async -> Bool) async -> Bool {
-  for _ in 0..<iterations {
-    if await condition() { return true }
-    await Task.yield()
-  }
-  return await condition()
-}
-
 extension Broker {
   /// The name `session` goes by, read on the broker (where a session's state lives).
   func name(of session: ClientSession) -> String { session.name }

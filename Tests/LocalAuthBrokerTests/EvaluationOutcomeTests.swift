@@ -176,7 +176,7 @@ import Testing
     #expect(delay?["retryAfterSeconds"] == 60)
     _ = harness.passcodeSensor.script([.passcode("1234")], replace: false)
     #expect(client.recorder.responses(tag: tag).isEmpty)
-    #expect(await eventually { harness.clock.sleeperCount >= 2 })
+    #expect(await eventually(pace: .yielding) { harness.clock.sleeperCount >= 2 })
     harness.clock.advance(by: .seconds(61))
     #expect(await client.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "passcode")
     // A success resets the count: six new failures wait a minute again.
@@ -238,7 +238,7 @@ import Testing
     let client = await harness.connect()
     let (tag, _) = await client.startEvaluation()
     #expect(await client.requestID() != nil)
-    #expect(await eventually { harness.clock.sleeperCount >= 1 })
+    #expect(await eventually(pace: .yielding) { harness.clock.sleeperCount >= 1 })
     harness.clock.advance(by: .seconds(61))
     guard case .failure(let error)? = await client.recorder.waitForResponse(tag: tag) else {
       Issue.record("no error")

@@ -4,6 +4,7 @@ import Glibc
 import LocalAuthBroker
 import LocalAuthConcurrency
 import LocalAuthProtocol
+import LocalAuthSocket
 import LocalAuthTestSupport
 import Sensors
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import LocalAuthTestSupport
 import RightStore
 import RightsStorage
 import Testing

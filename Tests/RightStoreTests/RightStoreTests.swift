@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthCrypto
+import LocalAuthTestSupport
 import RightStore
 import RightsStorage
 import Testing

@@ -138,7 +138,7 @@ struct SimulatedRig: DriverRig {
   }
 
   /// The capture waits on the script once it has run: let it run.
-  func waitUntilSensorWaits() async { await letOthersRun() }
+  func waitUntilSensorWaits(for request: CaptureRequest) async { await letOthersRun() }
 
   func onDriverThread(_ body: @escaping @Sendable () -> Void) async { body() }
 }

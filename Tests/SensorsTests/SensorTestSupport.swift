@@ -9,26 +9,11 @@ import Testing
   import Darwin
 #endif
 
-/// How many `Task.yield()`s a wait may take before it gives up; scales with LOCALAUTHD_TEST_TIMEOUT_SCALE.
-let yieldBudget: Int = {
-  let scale = getenv("LOCALAUTHD_TEST_TIMEOUT_SCALE").flatMap { Double(String(cString: $0)) } ?? 1
-  return Int(200_000 * max(scale, 1))
-}()
-
-/// Yields until the condition holds or the budget runs out; returns whether it held. Never sleeps.
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<yieldBudget {
-    if condition() { return true }
-    await Task.yield()
-  }
-  return condition()
-}
-
 /// Waits until exactly `count` tasks sleep on the clock, recording an issue when they never do.
 func waitForSleepers(
   _ clock: TestClock, _ count: Int, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-  let reached = await eventually { clock.sleeperCount == count }
+  let reached = await eventually(pace: .yielding) { clock.sleeperCount == count }
   #expect(
     reached, "expected \(count) sleeper(s), have \(clock.sleeperCount)",
     sourceLocation: sourceLocation)

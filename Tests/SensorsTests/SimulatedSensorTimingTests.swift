@@ -81,7 +81,7 @@ struct SimulatedSensorTimingTests {
     clock.advance(by: .seconds(3600))
     await letOthersRun()
     #expect(!probe.isFinished, "time alone does not end a wait")
-    #expect(sensor.script([.match(identity: "alice")], replace: false) >= 0)
+    #expect(sensor.script([.match(identity: "alice")], replace: false) == 1, "one answer queued")
     #expect(await probe.event() == .match(identity: "alice"))
     #expect(sensor.queuedCommands == 0)
   }

@@ -22,6 +22,10 @@ int las_peer_groups(int fd, uint32_t *groups, int capacity);
 int las_accept(int listen_fd);
 /// socket+bind+listen on a Unix stream path (non-blocking, close-on-exec); returns the fd or -errno.
 int las_listen_unix(const char *path, int backlog);
+/// las_listen_unix, the socket file made with at most `mode` (fchmod(2) on the socket before bind(2):
+/// Linux gives the file that mode less the umask), without touching the process's umask; returns the
+/// fd or -errno.
+int las_listen_unix_mode(const char *path, int backlog, unsigned mode);
 /// socket+connect to a Unix stream path (blocking, close-on-exec); returns the fd or -errno.
 int las_connect_unix(const char *path);
 /// epoll_create1(EPOLL_CLOEXEC); returns the fd or -errno.

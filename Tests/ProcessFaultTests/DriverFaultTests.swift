@@ -1,5 +1,6 @@
 import ExternalDrivers
 import Foundation
+import LocalAuthTestSupport
 import Sensors
 import Testing
 
@@ -34,15 +35,16 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, "exit 3")])
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let crash = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let crash = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(crash?.reason == .driverCrashed)
     #expect(
       harness.journal.contains {
         $0.contains("exited with status 3") && $0.contains("restarting in")
       })
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(await eventually { sensor.state(for: 1000).available })
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   /// First runs that stop answering: one sleeps (pings unanswered), one closes its input and sleeps
@@ -58,15 +60,16 @@ import Testing
     let sensor = harness.sensor(
       [try flaky(harness, firstRun, beforeHello: beforeHello)], hangTimeoutMs: 200)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let hang = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let hang = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(hang?.reason == .driverHung)
     #expect(
       harness.journal.contains {
         $0.contains("did not answer PING") && $0.contains("killed by signal 9")
       })
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(await eventually { sensor.state(for: 1000).available })
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func aWaitingDriverThatAnswersPingsIsNotHung() async throws {
@@ -74,10 +77,10 @@ import Testing
     // First run: never answers the capture, but keeps answering pings (a person who has not looked yet).
     let sensor = harness.sensor([try flaky(harness, ":")], hangTimeoutMs: 200)
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let waiting = Task { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let waiting = Task { try await sensor.capture(DriverHarness.request()) }
     #expect(
-      await harness.eventually {
+      await eventually {
         let received =
           (try? String(contentsOfFile: harness.directory + "/received", encoding: .utf8)) ?? ""
         return received.components(separatedBy: "PING").count > 10
@@ -86,7 +89,7 @@ import Testing
     await #expect(throws: CancellationError.self) { try await waiting.value }
     #expect(!harness.journal.contains { $0.contains("did not answer PING") })
     #expect(
-      await harness.eventually {
+      await eventually {
         let received =
           (try? String(contentsOfFile: harness.directory + "/received", encoding: .utf8)) ?? ""
         return received.contains("CANCEL 1")
@@ -97,14 +100,15 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, #"printf 'EVIL \033[31m\007\n'"#)])
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let garbage = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let garbage = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(garbage?.reason == .driverProtocolError)
     let line = try #require(harness.journal.first { $0.contains("not the protocol") })
     #expect(line.contains(#"EVIL \x1b[31m\x07"#))
     #expect(!line.utf8.contains(0x1B) && !line.utf8.contains(0x07))
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(await eventually { sensor.state(for: 1000).available })
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func anOverlongLineIsAProtocolError() async throws {
@@ -113,8 +117,8 @@ import Testing
       try flaky(harness, "head -c 5000 /dev/zero | tr '\\\\0' A; echo")
     ])
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let overlong = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let overlong = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(overlong?.reason == .driverProtocolError)
     #expect(harness.journal.contains { $0.contains("a line over 1024 bytes") })
   }
@@ -123,8 +127,8 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, #"echo "RETRY $a lookAtMe""#)])
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let unknown = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let unknown = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(unknown?.reason == .driverProtocolError)
     #expect(harness.journal.contains { $0.contains("lookAtMe") && $0.contains("not the protocol") })
   }
@@ -133,8 +137,8 @@ import Testing
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, #"echo "MATCH $a bob-face""#)])
     defer { sensor.stop() }
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let wrong = await failure { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let wrong = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(wrong?.reason == .driverProtocolError)
     #expect(
       harness.journal.contains { $0.contains("MATCH of bob-face, not enrolled for uid 1000") })
@@ -146,18 +150,19 @@ import Testing
       [try flaky(harness, ":", beforeHello: "exec sleep 1000")], startTimeoutMs: 200)
     defer { sensor.stop() }
     #expect(!sensor.state(for: 1000).available)
-    let early = await failure { try await sensor.capture(request()) }
+    let early = await DriverHarness.failure { try await sensor.capture(DriverHarness.request()) }
     #expect(early?.reason == .driverNotReady)
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
+    #expect(await eventually { sensor.state(for: 1000).available })
     #expect(harness.journal.contains { $0.contains("did not say READY within") })
-    #expect(try await sensor.capture(request(attempt: 2)) == .match(identity: "alice-face"))
+    #expect(
+      try await sensor.capture(DriverHarness.request(attempt: 2)) == .match(identity: "alice-face"))
   }
 
   @Test func aMissingProgramIsLoggedAndNeverAvailable() async throws {
     let harness = try DriverHarness()
     let sensor = harness.sensor([harness.directory + "/no-such-driver"])
     defer { sensor.stop() }
-    #expect(await harness.eventually { harness.journal.count >= 2 })
+    #expect(await eventually { harness.journal.count >= 2 })
     #expect(harness.journal.allSatisfy { $0.contains("cannot be started") })
     #expect(!sensor.state(for: 1000).available)
   }
@@ -165,15 +170,15 @@ import Testing
   @Test func stopKillsTheDriverAndFailsTheWaitingCapture() async throws {
     let harness = try DriverHarness()
     let sensor = harness.sensor([try flaky(harness, ":")])
-    #expect(await harness.eventually { sensor.state(for: 1000).available })
-    let waiting = Task { try await sensor.capture(request()) }
+    #expect(await eventually { sensor.state(for: 1000).available })
+    let waiting = Task { try await sensor.capture(DriverHarness.request()) }
     #expect(
-      await harness.eventually {
+      await eventually {
         ((try? String(contentsOfFile: harness.directory + "/received", encoding: .utf8)) ?? "")
           .contains("CAPTURE 1 1000 alice 1")
       })
     sensor.stop()
-    let stopped = await failure { try await waiting.value }
+    let stopped = await DriverHarness.failure { try await waiting.value }
     #expect(stopped?.reason == .driverNotReady)
     #expect(!sensor.state(for: 1000).available)
     #expect(harness.journal.contains { $0.contains("stopped") })

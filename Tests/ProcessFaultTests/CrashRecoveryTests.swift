@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import LocalAuthTestSupport
 import RightStore
 import RightsStorage
 import Testing
@@ -35,8 +36,9 @@ struct CrashRecoveryTests {
 
   @Test("SIGKILL at random moments loses no acknowledged right and never corrupts the file")
   func killNineLosesNothing() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+    let directory = URL(fileURLWithPath: NSTemporaryDirectory() + "rightstore-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
     let executable = try Self.stressExecutable()
     var acknowledged: [String] = []
     for round in 0..<12 {
@@ -48,6 +50,7 @@ struct CrashRecoveryTests {
       process.arguments = [directory.path]
       process.standardOutput = output
       try process.run()
+      // The sleep is the point: the kill lands at a random moment of the stress run.
       usleep(UInt32.random(in: 50_000...300_000))
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
@@ -63,7 +66,7 @@ struct CrashRecoveryTests {
 
     let raw = try RawDatabase(path: directory.path + "/rights.sqlite3")
     #expect(try raw.query("PRAGMA integrity_check") == [["ok"]])
-    let store = try directory.openStore()
+    let store = try RightStore(directory: directory.path)
     let owner = Owner(uid: 4242, appID: "com.example.stress")
     var missing: [String] = []
     for identifier in acknowledged {

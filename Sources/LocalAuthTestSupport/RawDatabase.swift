@@ -1,10 +1,12 @@
 import CSQLite
 
 /// A direct SQLite connection for tests that tamper with or inspect the store's file behind its back.
-final class RawDatabase {
+/// Used by one test at a time, on one thread.
+public final class RawDatabase {
   private let handle: OpaquePointer
 
-  init(path: String) throws {
+  /// Opens the database at `path`.
+  public init(path: String) throws {
     var connection: OpaquePointer?
     guard sqlite3_open(path, &connection) == SQLITE_OK, let connection else {
       throw RawDatabaseError(message: "open")
@@ -17,7 +19,7 @@ final class RawDatabase {
 
   /// Runs `sql` and returns every row's columns as text.
   @discardableResult
-  func query(_ sql: String) throws -> [[String?]] {
+  public func query(_ sql: String) throws -> [[String?]] {
     var statement: OpaquePointer?
     guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
       throw RawDatabaseError(message: String(cString: sqlite3_errmsg(handle)))
@@ -38,4 +40,8 @@ final class RawDatabase {
   }
 }
 
-struct RawDatabaseError: Error { let message: String }
+/// A failed SQLite call, with SQLite's message.
+public struct RawDatabaseError: Error {
+  /// What SQLite said.
+  public let message: String
+}
