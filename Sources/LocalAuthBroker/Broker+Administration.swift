@@ -221,7 +221,7 @@ extension Broker {
       }
       self.revalidateAllRights()
       self.announceEnvironmentChange()
-      respond.respond(.success(["user": .string(owner.name), "uid": .int(Int(owner.uid))]))
+      respond.respond(.success(PasscodeSetResult(user: owner.name, uid: owner.uid).json))
     }
   }
 

@@ -10,7 +10,7 @@ extension Broker {
       },
       .answer(AgentUnregisterRequest.self) { (broker, _, client) throws(RPCError) in
         broker.unregisterAgent(of: client)
-        return [:]
+        return EmptyResult()
       },
       .answer(AgentRespondRequest.self) { (broker, params, client) throws(RPCError) in
         try broker.respond(params, client: client)
@@ -25,7 +25,7 @@ extension Broker {
   /// its own logind session (`scope: "session"`), or for one process of the same user (`scope: "process", pid`).
   private func registerAgent(_ params: AgentRegisterRequest.Params, client: ClientSession)
     throws(RPCError)
-    -> JSONValue
+    -> AgentRegisterResult
   {
     guard client.agent == nil else {
       throw RPCError(
@@ -55,10 +55,9 @@ extension Broker {
       client, scope: scope, limit: configuration.maxAgentsPerUser,
       since: Int64(time.sinceEpoch().milliseconds / 1000))
     client.agent = agent
-    return [
-      "agent": .string(agent.id), "uid": .int(Int(client.peer.uid)),
-      "user": .string(account(of: client).name), "scope": scope.json,
-    ]
+    return AgentRegisterResult(
+      agent: agent.id, uid: client.peer.uid, user: account(of: client).name,
+      scope: scope.json.objectValue ?? [:])
   }
 
   /// Withdraws a connection's registration (also on disconnect); a prompt it showed ends with systemCancel.
@@ -125,7 +124,7 @@ extension Broker {
   /// agent.respond {requestID, action: cancel | fallback | passcode, passcode?}: only the agent showing
   /// the prompt may answer it; anyone else gets notFound, as if the prompt did not exist.
   private func respond(_ params: AgentRespondRequest.Params, client: ClientSession)
-    throws(RPCError) -> JSONValue
+    throws(RPCError) -> EmptyResult
   {
     let requestID = try params.requestID()
     let action = try params.action()
@@ -162,7 +161,7 @@ extension Broker {
       throw RPCError.limit(
         "AgentAnswersPerPrompt", AgentAnswers.limit, "answers waiting for this prompt")
     }
-    return [:]
+    return EmptyResult()
   }
 }
 
@@ -181,7 +180,7 @@ extension Broker {
   /// agent.list {user?}: the caller's own agents (root and admins: any user's, with `user`), each
   /// `{pid, scope, session?, process?, since}` with `since` in seconds since the epoch.
   func listAgents(_ params: AgentListRequest.Params, client: ClientSession) throws(RPCError)
-    -> JSONValue
+    -> AgentListResult
   {
     let uid: UInt32
     if params.user() != nil {
@@ -195,19 +194,15 @@ extension Broker {
     } else {
       uid = client.peer.uid
     }
-    let listed = agents.connected(uid: uid).map {
-      agent -> JSONValue in
-      var entry: JSONObject = [
-        "pid": .int(Int(agent.pid)), "scope": .string(agent.scope.kind),
-        "since": .int(Int(agent.since)),
-      ]
+    let listed = agents.connected(uid: uid).map { agent in
+      var entry = ListedAgent(pid: Int(agent.pid), scope: agent.scope.kind, since: Int(agent.since))
       switch agent.scope {
-      case .session(let id): entry["session"] = .string(id)
-      case .process(let pid): entry["process"] = .int(Int(pid))
+      case .session(let id): entry.session = id
+      case .process(let pid): entry.process = Int(pid)
       case .user: break
       }
-      return .object(entry)
+      return entry
     }
-    return ["uid": .int(Int(uid)), "agents": .array(listed)]
+    return AgentListResult(uid: uid, agents: listed)
   }
 }

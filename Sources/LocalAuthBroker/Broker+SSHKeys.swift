@@ -24,12 +24,11 @@ extension Broker {
           () async throws(RPCError) -> JSONValue in
           let keys = try await lane.run { store in try store.sshKeys(uid: uid) }
           let outcomes = await broker.sshKeyOutcomes(uid: uid, names: keys.map(\.name))
-          return [
-            "keys": .array(
-              zip(keys, outcomes).map { key, outcome in
-                broker.sshKeyEntry(key, lastOutcome: outcome)
-              })
-          ]
+          return SSHKeyListResult(
+            keys: zip(keys, outcomes).map { key, outcome in
+              broker.sshKeyEntry(key, lastOutcome: outcome)
+            }
+          ).json
         }
       },
       .deferred(SSHKeyDeleteRequest.self) {
@@ -37,7 +36,7 @@ extension Broker {
         let (uid, name) = (client.peer.uid, try broker.sshKeyName(params))
         return try broker.answerAfterStore(client, makeResponder) {
           () async throws(RPCError) -> JSONValue in
-          try await broker.deleteSSHKey(uid: uid, name: name)
+          try await broker.deleteSSHKey(uid: uid, name: name).json
         }
       },
       .deferred(SSHKeySignRequest.self) {
@@ -63,7 +62,7 @@ extension Broker {
           uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
           maxKeysPerUID: limit)
       }
-      return self.sshKeyEntry(record)
+      return self.sshKeyEntry(record).json
     }
   }
 
@@ -81,7 +80,7 @@ extension Broker {
     Task {
       let answer: Result<JSONValue, RPCError>
       do throws(RPCError) {
-        answer = .success(try await self.sign(request, client: client))
+        answer = .success(try await self.sign(request, client: client).json)
       } catch {
         answer = .failure(error)
       }
@@ -91,11 +90,11 @@ extension Broker {
   }
 
   /// Deletes a key and forgets its reuse grant.
-  private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> JSONValue {
+  private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> EmptyResult {
     guard try await rights.lane.run({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
     sshKeys.forget(uid: uid, name: name)
-    return [:]
+    return EmptyResult()
   }
 
   /// How each of `uid`'s keys `names` last ended a signature since start.
@@ -106,22 +105,18 @@ extension Broker {
   /// The wire form of a key: never anything private. `lastOutcome`: how its latest signature since
   /// the daemon started ended, `{outcome, reason?, at}`, or null.
   nonisolated func sshKeyEntry(_ record: SSHKeyRecord, lastOutcome: SSHKeyOutcome? = nil)
-    -> JSONValue
+    -> SSHKeyEntry
   {
     let key = SSHPublicKey(x963: record.publicKey.x963)
-    return [
-      "name": .string(record.name), "publicKey": .string(key.line(comment: record.name)),
-      "fingerprint": .string(key.fingerprint), "policy": .string(record.policy),
-      "reuseSeconds": .int(record.reuseSeconds), "createdAt": timestamp(record.createdAt).json,
-      "lastUsedAt": record.lastUsedAt.map { timestamp($0).json } ?? .null,
-      "lastOutcome": lastOutcome.map { outcome in
-        [
-          "outcome": .string(outcome.outcome),
-          "reason": outcome.reason.map(JSONValue.string) ?? .null, "at": timestamp(outcome.at).json,
-        ]
-      } ?? .null,
-      "keyStore": .string(record.residence.rawValue),
-    ]
+    return SSHKeyEntry(
+      name: record.name, publicKey: key.line(comment: record.name),
+      fingerprint: key.fingerprint, policy: record.policy, reuseSeconds: record.reuseSeconds,
+      createdAt: timestamp(record.createdAt), lastUsedAt: record.lastUsedAt.map(timestamp),
+      lastOutcome: lastOutcome.map { outcome in
+        SSHKeyLastOutcome(
+          outcome: outcome.outcome, reason: outcome.reason, at: timestamp(outcome.at))
+      },
+      keyStore: record.residence.rawValue)
   }
 
   /// The `name` param: 1…64 bytes of letters, digits and `._-@+` (it is the public key line's

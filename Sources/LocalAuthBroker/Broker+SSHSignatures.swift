@@ -7,7 +7,9 @@ extension Broker {
   /// One `sshKey.sign`: the caller's key, an evaluation of its policy for the caller (reusing a
   /// biometric match of the same key and owner within its window), then the signature in the
   /// daemon. There is no path to a signature without the evaluation. Every outcome is logged.
-  func sign(_ request: SSHSignRequest, client: ClientSession) async throws(RPCError) -> JSONValue {
+  func sign(_ request: SSHSignRequest, client: ClientSession) async throws(RPCError)
+    -> SSHSignResult
+  {
     let uid = client.peer.uid
     let name = request.name
     let record = try await sshKeyRecord(uid: uid, name: name, client: client)
@@ -50,10 +52,8 @@ extension Broker {
       if stale { sshKeys.used(uid: uid, name: name, at: now) }
       sshKeys.noteOutcome(uid: uid, name: name, SSHKeyOutcome(outcome: "signed", at: now))
       logSignature(entry, atOnce: atOnce)
-      return [
-        "signature": .string(Base64.encode(signature)), "requestID": .string(entry.requestID),
-        "reason": .string(request.reason),
-      ]
+      return SSHSignResult(
+        signature: signature, requestID: entry.requestID, reason: request.reason)
     } catch {
       entry.outcome = error.code.name
       // Why it was refused, for `ssh-key list` as for the journal (not only the agent's stderr).

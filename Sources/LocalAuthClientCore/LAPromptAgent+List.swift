@@ -13,13 +13,13 @@ public struct LAAgentInfo: Sendable, Equatable {
   /// When it registered, in seconds since the epoch.
   public var since: Int
 
-  /// An entry from its JSON object.
-  public init(json: JSONObject) {
-    pid = json["pid"]?.intValue ?? -1
-    scope = json["scope"]?.stringValue ?? ""
-    session = json["session"]?.stringValue
-    process = json["process"]?.intValue
-    since = json["since"]?.intValue ?? 0
+  /// An entry of `agent.list`'s answer.
+  public init(_ listed: ListedAgent) {
+    pid = listed.pid
+    scope = listed.scope
+    session = listed.session
+    process = listed.process
+    since = listed.since
   }
 }
 
@@ -34,8 +34,6 @@ extension LocalAuthConnection {
   /// `agent.list`: the prompt agents of the caller's user, or of `user` (root and admins only).
   public func agents(user: String? = nil) async throws -> [LAAgentInfo] {
     let result = try await call(AgentListRequest.self, .init(user: user.map(JSONValue.string)))
-    return (result.objectValue?["agents"]?.arrayValue ?? []).compactMap {
-      $0.objectValue.map(LAAgentInfo.init(json:))
-    }
+    return result.agents.map(LAAgentInfo.init)
   }
 }

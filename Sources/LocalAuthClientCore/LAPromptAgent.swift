@@ -43,8 +43,8 @@ public struct LAPromptAgent: Sendable {
     let connection = self.connection
     continuation.onTermination = { _ in connection.removeAgentStream(key) }
     do {
-      let result = try await connection.call(AgentRegisterRequest.self, params).objectValue ?? [:]
-      return (LAAgentRegistration(json: result), stream)
+      let result = try await connection.call(AgentRegisterRequest.self, params)
+      return (LAAgentRegistration(result), stream)
     } catch {
       continuation.finish()
       throw error
@@ -87,10 +87,10 @@ public struct LAAgentRegistration: Sendable, Equatable {
   /// Its uid.
   public var uid: Int
 
-  init(json: JSONObject) {
-    agent = json["agent"]?.stringValue ?? ""
-    user = json["user"]?.stringValue ?? ""
-    uid = json["uid"]?.intValue ?? -1
+  init(_ result: AgentRegisterResult) {
+    agent = result.agent
+    user = result.user
+    uid = Int(result.uid)
   }
 }
 

@@ -66,7 +66,7 @@ public final class LocalAuthConnection: Sendable {
 
   /// Calls a method and returns its result. Throws `LAError` for LocalAuthentication codes,
   /// `RPCError` for broker and protocol errors, `ConnectionError` when the daemon cannot be reached.
-  public func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
+  func call(_ method: String, _ params: JSONObject = [:]) async throws -> JSONValue {
     try await withCheckedThrowingContinuation { continuation in
       start(method, params) { continuation.resume(with: $0) }
     }
@@ -101,7 +101,7 @@ public final class LocalAuthConnection: Sendable {
 
   /// The blocking form of `call`, for LAContext's synchronous API. The reader thread answers it,
   /// so it never waits on Swift's cooperative pool.
-  public func callAndWait(_ method: String, _ params: JSONObject = [:]) throws -> JSONValue {
+  func callAndWait(_ method: String, _ params: JSONObject = [:]) throws -> JSONValue {
     try callAndWait(method, params, checkEvery: nil) { false }
   }
 
@@ -109,7 +109,16 @@ public final class LocalAuthConnection: Sendable {
   /// `abandoned` is asked every `checkEvery` (nil: never), and once it says true the request's
   /// evaluation is cancelled (`evaluation.cancel {id}`: the daemon ends it with appCancel at once)
   /// and that answer is returned as any other.
-  public func callAndWait(
+  public func callAndWait<R: RequestType>(
+    _ request: R.Type, _ params: R.Params, checkEvery: Duration?, abandoned: () -> Bool
+  ) throws -> R.Result {
+    try Self.typed(
+      R.self, try callAndWait(R.method, params.object, checkEvery: checkEvery, abandoned: abandoned)
+    )
+  }
+
+  /// The untyped form of the cancellable `callAndWait`.
+  func callAndWait(
     _ method: String, _ params: JSONObject, checkEvery: Duration?, abandoned: () -> Bool
   ) throws -> JSONValue {
     let answer = Mutex<Result<JSONValue, any Error>?>(nil)

@@ -24,30 +24,22 @@ public struct SSHKey: Sendable, Equatable {
   /// under the device key); "file" from a daemon that does not say.
   public var keyStore: String
 
-  /// Reads a key from an `sshKey.*` answer.
-  init(_ value: JSONValue) throws {
-    guard let object = value.objectValue, let name = object["name"]?.stringValue,
-      let line = object["publicKey"]?.stringValue,
-      let fingerprint = object["fingerprint"]?.stringValue,
-      let policy = object["policy"]?.stringValue.flatMap(SSHKeyPolicy.init(rawValue:)),
-      let reuse = object["reuseSeconds"]?.intValue,
-      let created = object["createdAt"]?.doubleValue
-    else {
-      throw RPCError(.internalError, "The daemon's SSH key answer is malformed.")
+  /// A key from an `sshKey.*` answer.
+  init(_ entry: SSHKeyEntry) throws {
+    guard let policy = SSHKeyPolicy(rawValue: entry.policy) else {
+      throw RPCError(.internalError, "The daemon's SSH key answer names an unknown policy.")
     }
-    self.name = name
-    publicKeyLine = line
-    self.fingerprint = fingerprint
+    name = entry.name
+    publicKeyLine = entry.publicKey
+    fingerprint = entry.fingerprint
     self.policy = policy
-    reuseSeconds = reuse
-    createdAt = Date(timeIntervalSince1970: created)
-    lastUsedAt = object["lastUsedAt"]?.doubleValue.map(Date.init(timeIntervalSince1970:))
-    lastOutcome = object["lastOutcome"]?.objectValue.flatMap { last in
-      last["outcome"]?.stringValue.map { outcome in
-        last["reason"]?.stringValue.map { "\(outcome): \($0)" } ?? outcome
-      }
+    reuseSeconds = entry.reuseSeconds
+    createdAt = entry.createdAt.date
+    lastUsedAt = entry.lastUsedAt?.date
+    lastOutcome = entry.lastOutcome.map { last in
+      last.reason.map { "\(last.outcome): \($0)" } ?? last.outcome
     }
-    keyStore = object["keyStore"]?.stringValue ?? "file"
+    keyStore = entry.keyStore
   }
 
   /// The X9.63 public point, from the public key line's blob.
@@ -97,8 +89,8 @@ public struct SSHKeyStore: Sendable {
     try keys(from: connection.callAndWait(SSHKeyListRequest.self, NoParams()))
   }
 
-  private func keys(from result: JSONValue) throws -> [SSHKey] {
-    try (result.objectValue?["keys"]?.arrayValue ?? []).map(SSHKey.init)
+  private func keys(from result: SSHKeyListResult) throws -> [SSHKey] {
+    try result.keys.map(SSHKey.init)
   }
 
   /// Deletes the key named `name`. - Throws: `RPCError` notFound when there is none.
@@ -140,7 +132,7 @@ public struct SSHKeyStore: Sendable {
   ) throws -> SSHSignature {
     try SSHSignature(
       connection.callAndWait(
-        SSHKeySignRequest.method, signParams(data, name: name, host: host).object,
+        SSHKeySignRequest.self, signParams(data, name: name, host: host),
         checkEvery: checkEvery, abandoned: abandoned))
   }
 
@@ -180,13 +172,9 @@ public struct SSHSignature: Sendable, Equatable {
   /// The reason the daemon showed.
   public var reason: String
 
-  init(_ result: JSONValue) throws {
-    guard let object = result.objectValue, let text = object["signature"]?.stringValue,
-      let der = Base64.decode(text), let reason = object["reason"]?.stringValue
-    else {
-      throw RPCError(.internalError, "The daemon's signature answer is malformed.")
-    }
-    signature = der
-    self.reason = reason
+  init(_ result: SSHSignResult) {
+    signature = result.signature
+    reason = result.reason
   }
+
 }

@@ -103,7 +103,7 @@ public enum SetPasscodeRequest: RequestType {
   /// `sensors.setPasscode`
   public static let method = "sensors.setPasscode"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = PasscodeSetResult
 
   /// `{passcode, oldPasscode?, user?}`.
   public struct Params: OwnerParams {

@@ -44,3 +44,24 @@ public struct MonitorResult: MethodResult, Equatable {
     self.subscribed = subscribed
   }
 }
+
+/// `sensors.setPasscode`'s answer: whose passcode was set or cleared.
+public struct PasscodeSetResult: MethodResult, Equatable {
+  /// The owner's account name.
+  public var user: String
+  /// The owner's uid.
+  public var uid: UInt32
+  /// An answer.
+  public init(user: String, uid: UInt32) {
+    self.user = user
+    self.uid = uid
+  }
+  /// `{user, uid}`.
+  public var json: JSONValue { ["user": .string(user), "uid": .int(Int(uid))] }
+  /// From `{user, uid}`.
+  public init?(json: JSONValue) {
+    guard let object = json.objectValue, let uid = object["uid"]?.intValue else { return nil }
+    user = object["user"]?.stringValue ?? ""
+    self.uid = UInt32(clamping: uid)
+  }
+}

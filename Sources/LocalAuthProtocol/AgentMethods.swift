@@ -4,7 +4,7 @@ public enum AgentRegisterRequest: RequestType {
   /// `agent.register`
   public static let method = "agent.register"
   /// The registration.
-  public typealias Result = JSONValue
+  public typealias Result = AgentRegisterResult
 
   /// `{scope?, pid?}`.
   public struct Params: MethodParams {
@@ -30,7 +30,7 @@ public enum AgentUnregisterRequest: RequestType {
   /// `agent.unregister`
   public static let method = "agent.unregister"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
   /// None.
   public typealias Params = NoParams
 }
@@ -40,7 +40,7 @@ public enum AgentRespondRequest: RequestType {
   /// `agent.respond`
   public static let method = "agent.respond"
   /// `{}`.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{requestID, action, passcode?}`.
   public struct Params: MethodParams {
@@ -69,7 +69,7 @@ public enum AgentListRequest: RequestType {
   /// `agent.list`
   public static let method = "agent.list"
   /// `{agents}`.
-  public typealias Result = JSONValue
+  public typealias Result = AgentListResult
 
   /// `{user?}`.
   public struct Params: OwnerParams {

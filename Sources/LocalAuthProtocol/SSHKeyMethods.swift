@@ -15,7 +15,7 @@ public enum SSHKeyCreateRequest: RequestType {
   /// `sshKey.create`
   public static let method = "sshKey.create"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SSHKeyEntry
 
   /// `{name, policy?, reuseSeconds?}`.
   public struct Params: SSHKeyParams {
@@ -45,7 +45,7 @@ public enum SSHKeyListRequest: RequestType {
   /// `sshKey.list`
   public static let method = "sshKey.list"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SSHKeyListResult
   /// None.
   public typealias Params = NoParams
 }
@@ -55,7 +55,7 @@ public enum SSHKeyDeleteRequest: RequestType {
   /// `sshKey.delete`
   public static let method = "sshKey.delete"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = EmptyResult
 
   /// `{name}`.
   public struct Params: SSHKeyParams {
@@ -75,7 +75,7 @@ public enum SSHKeySignRequest: RequestType {
   /// `sshKey.sign`
   public static let method = "sshKey.sign"
   /// The result object.
-  public typealias Result = JSONValue
+  public typealias Result = SSHSignResult
 
   /// `{name, data, hostKey?, hostKeySignature?, hostName?, hostSessionID?}`.
   public struct Params: SSHKeyParams {

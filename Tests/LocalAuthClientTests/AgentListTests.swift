@@ -19,9 +19,11 @@ import Testing
 
   @Test func listsAgentsAsATableAndAsJSON() throws {
     let agents = [
-      LAAgentInfo(json: ["pid": 4711, "scope": "user", "since": 1_700_000_000]),
-      LAAgentInfo(json: ["pid": 4712, "scope": "session", "session": "3", "since": 0]),
-      LAAgentInfo(json: ["pid": 4713, "scope": "process", "process": 99, "since": 86_399]),
+      LAAgentInfo(ListedAgent(json: ["pid": 4711, "scope": "user", "since": 1_700_000_000])),
+      LAAgentInfo(
+        ListedAgent(json: ["pid": 4712, "scope": "session", "session": "3", "since": 0])),
+      LAAgentInfo(
+        ListedAgent(json: ["pid": 4713, "scope": "process", "process": 99, "since": 86_399])),
     ]
     #expect(
       OutputFormatter(json: false).agents(agents) == """
