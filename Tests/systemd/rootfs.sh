@@ -10,8 +10,10 @@ need_root
 need_cmd debootstrap unshare
 
 CACHE=${LOCALAUTHD_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs}
-# localauthd needs libsystemd0 (with systemd), libssl3 and libsqlite3-0 at run time.
+# localauthd needs libsystemd0 (with systemd), libssl3, libsqlite3-0 and tpm2-tss's ESAPI
+# (libtss2-*, issue 32) at run time.
 PACKAGES=systemd,systemd-sysv,procps,socat,python3,dbus,libssl3,libsqlite3-0
+PACKAGES=$PACKAGES,libtss2-esys-3.0.2-0,libtss2-mu0,libtss2-rc0,libtss2-tctildr0
 # A harness that needs more (package.sh: man-db, bash-completion) names them here and uses a
 # cache of its own, so the shared one keeps its package list.
 PACKAGES=$PACKAGES${LOCALAUTHD_NSPAWN_EXTRA_PACKAGES:+,$LOCALAUTHD_NSPAWN_EXTRA_PACKAGES}
