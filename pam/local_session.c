@@ -1,7 +1,7 @@
 /* local_session.c: whether the PAM caller sits in an active, local user session, decided by the kernel
  * (the caller's cgroup) and logind (the session's remote flag, seat or tty, state and class), never by
  * what the caller says about itself. Environment variables and PAM_RHOST may only add a reason to step
- * aside. */
+ * aside. A login before its session exists (the `login` option) is judged by login_locality.c. */
 #include "pam_localauthd.h"
 
 #include <security/pam_ext.h>
@@ -72,8 +72,28 @@ static const char *logind_refusal(const struct module_options *options, char *de
         return reason;
 }
 
+/* Whether the caller is in a logind session of class user (then today's rule judges it, login or not). */
+static int in_user_session(void) {
+        char *session = NULL, *class = NULL;
+        int user = sd_pid_get_session(getpid(), &session) >= 0 && session &&
+                   sd_session_get_class(session, &class) >= 0 && class && strcmp(class, "user") == 0;
+        free(session);
+        free(class);
+        return user;
+}
+
 const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail, size_t size) {
         detail[0] = '\0';
+        /* A login (the `login` option) before its user session exists: the remote rule always holds
+         * (allow_remote never lifts it), then the terminal or the seat decides (login_locality.c). */
+        if (options->login && !in_user_session()) {
+                const char *variable = remote_by_caller(pamh);
+                if (variable) {
+                        snprintf(detail, size, "the login's %s names a remote session", variable);
+                        return "remoteSession";
+                }
+                return login_refusal(pamh, detail, size);
+        }
         if (options->session_check) {
                 const char *reason = logind_refusal(options, detail, size);
                 if (reason)

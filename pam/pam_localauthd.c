@@ -45,6 +45,8 @@ static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct
                         /* Only for hosts without logind (containers, the pam_wrapper tests): see SECURITY in
                          * pam_localauthd(8). */
                         options->session_check = arg[14] == 'y';
+                } else if (strcmp(arg, "login") == 0) {
+                        options->login = 1;
                 } else if (strcmp(arg, "no_tty") == 0) {
                         options->no_terminal = 1;
                 } else if (strncmp(arg, "daemon_user=", 12) == 0 && strlen(arg + 12) < sizeof options->daemon_user) {

@@ -19,6 +19,7 @@ struct module_options {
         int session_check;              /* session_check=no turns logind's check off (containers, tests) */
         int no_terminal;                /* no_tty: always use the conversation */
         char daemon_user[NAME_MAX_LEN]; /* daemon_user=NAME: the account localauthd runs as */
+        int login;                      /* login: a login before its session (login_locality.c) */
 };
 
 /* How one evaluation ended, in the module's words. */
@@ -71,6 +72,15 @@ void evaluate(pam_handle_t *pamh, struct daemon_link *link, struct terminal *ter
 /* Why the PAM caller is not in an active local user session (noSession, remoteSession,
  * inactiveSession, sessionClass), with a sentence in detail; NULL when it is. */
 const char *local_session_refusal(pam_handle_t *pamh, const struct module_options *options, char *detail, size_t size);
+
+/* Why a login before its session exists is not a person at this machine (remoteTerminal,
+ * notControllingTerminal, inactiveTerminal, noGreeter, remoteSession, noSeat), with a sentence in
+ * detail; NULL when PAM_TTY is the virtual terminal on screen and the caller's own, or the seat's
+ * active session is a local greeter. */
+const char *login_refusal(pam_handle_t *pamh, char *detail, size_t size);
+
+/* The number N of a virtual terminal's name ("ttyN", "/dev/ttyN", 1..63); 0 for any other name. */
+int virtual_terminal_number(const char *tty);
 
 /* What the module's journal entry says about one PAM evaluation. */
 struct outcome_note {

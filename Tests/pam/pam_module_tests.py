@@ -28,6 +28,8 @@ def write_services(daemon_socket, directory):
         "la-alone": alone(MODULE, f"socket={daemon_socket} timeout=20"),
         "la-short": alone(MODULE, f"socket={daemon_socket} timeout=1"),
         "la-remote-ok": alone(MODULE, f"socket={daemon_socket} timeout=20 allow_remote"),
+        "la-login": alone(MODULE, f"socket={daemon_socket} timeout=20 login"),
+        "la-login-remote": alone(MODULE, f"socket={daemon_socket} timeout=20 login allow_remote"),
         "la-reason": alone(MODULE, f"socket={daemon_socket} timeout=20 [reason=Unlock the vault]"),
         "la-owner": alone(MODULE, f"socket={daemon_socket} timeout=20 policy=deviceOwnerAuthentication"),
         "la-down": alone(MODULE, f"socket={directory}/missing.sock"),
@@ -144,6 +146,17 @@ def stepping_aside(daemon, directory):
         rc, out, elapsed = pamtester("la-alone", extra_env=env, items=items, private=False)
         check(f"ssh-like session ({label}): steps aside with PAM_IGNORE in {elapsed * 1000:.0f} ms",
               says(out, "PAM_IGNORE") and "wants to authenticate" not in out, out)
+    check("...and the daemon saw no evaluation", daemon.outcomes() == before, str(daemon.outcomes()))
+    # `login` (issue 33): outside any session the terminal or the seat decides; the host's logind
+    # is not asked about the caller here (tests/systemd/login-keyring.sh has the positive rows).
+    for label, service, items in [("PAM_TTY a pseudo-terminal", "la-login", ("tty=/dev/pts/7",)),
+                                  ("PAM_TTY a VT that is not the caller's terminal", "la-login", ("tty=tty5",)),
+                                  ("no PAM_TTY and no seat", "la-login", ()),
+                                  ("PAM_RHOST a remote host, allow_remote", "la-login-remote",
+                                   ("tty=tty1", "rhost=203.0.113.5"))]:
+        rc, out, elapsed = pamtester(service, items=items, private=False)
+        check(f"login ({label}): steps aside with PAM_IGNORE in {elapsed * 1000:.0f} ms",
+              says(out, "PAM_IGNORE") and "wants to" not in out, out)
     check("...and the daemon saw no evaluation", daemon.outcomes() == before, str(daemon.outcomes()))
     rc, out, elapsed = pamtester("la-alone", user="na\u00efve")
     check(f"a user name that is not plain ASCII: steps aside (PAM_AUTHINFO_UNAVAIL) in {elapsed * 1000:.0f} ms",

@@ -1,0 +1,189 @@
+#!/bin/bash
+# A login by finger (issue 33), under a real systemd and logind (systemd-nspawn): docs/pam.md's
+# `login` lines in the container's /etc/pam.d/login and in Debian's /etc/pam.d/lightdm (from the
+# lightdm package, `apt-get download`), a scripted face (Kind=faceID) for alice.
+#
+# login-probe (login-probe.c) runs the login's PAM transaction as login(1) and a display manager's
+# worker do: PAM_TTY, PAM_RHOST, XDG_SEAT as they set them. The container has no virtual terminal:
+# with --vt N the probe binds its own pseudo-terminal over /dev/ttyN in a mount namespace of its own,
+# so PAM_TTY=ttyN is the caller's controlling terminal as on a real VT, and the kernel's
+# /sys/class/tty/tty0/active (the host's, read-only) says which VT is on screen. Checked:
+#   login on the VT on screen, face match        -> signed in, no password asked;
+#   login on another VT                          -> steps aside (inactiveTerminal), the password works;
+#   PAM_TTY a VT that is not the caller's        -> steps aside (notControllingTerminal);
+#   login on a pseudo-terminal, real login(1)    -> steps aside (remoteTerminal);
+#   login -h HOST (real login(1)), PAM_RHOST set -> steps aside (remoteSession);
+#   an ssh-like login (PAM_TTY=ssh, PAM_RHOST)   -> steps aside (remoteSession);
+#   lightdm's service, a greeter session active on seat0 (logind, class greeter) -> signed in by face;
+#   lightdm's service, no greeter on the seat   -> steps aside (noGreeter);
+#   sudo on the VT, outside any session          -> today's rule: steps aside (noSession).
+#
+# Usage: login-keyring.sh [LOCALAUTHD]   (or LOCALAUTHD=path; PAM_MODULE=path, default .build/pam/pam_localauthd.so)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+need_root
+need_cmd systemd-nspawn nsenter unshare make python3 gcc apt-get dpkg-deb
+resolve_daemon "${1:-}"
+PAM_MODULE=$(readlink -f "${PAM_MODULE:-$REPO/.build/pam/pam_localauthd.so}")
+[ -f "$PAM_MODULE" ] || die "no PAM module at $PAM_MODULE (make pam)"
+
+export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_KEYRING_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs-keyring}
+export LOCALAUTHD_NSPAWN_EXTRA_PACKAGES=sudo,pamtester,libpam-modules,login
+# libtss2-*: the daemon links tpm2-tss since issue 32.
+export LOCALAUTHD_NSPAWN_LATE_PACKAGES="libpam-systemd dbus-user-session gnome-keyring libpam-gnome-keyring libsecret-tools libtss2-esys-3.0.2-0 libtss2-mu0 libtss2-rc0 libtss2-sys1 libtss2-tctildr0"
+ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
+NAME=localauthd-login-$$
+RUN=$(mktemp -d /var/tmp/localauthd-login.XXXXXX)
+ROOT=$RUN/root
+. "$HERE/container.sh"
+trap container_cleanup EXIT
+trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
+PASSWORD='Al1ce-login-33'
+
+cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
+chmod 0755 "$ROOT"
+mkdir -p "$RUN/bin"
+cp "$LOCALAUTHD" "$RUN/bin/localauthd"
+printf '#!/bin/sh\nexit 1\n' >"$RUN/bin/localauthctl"
+chmod +x "$RUN/bin/localauthctl"
+printf 'include %s/systemd/install.mk\n' "$REPO" >"$RUN/Makefile"
+make -s -C "$RUN" install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
+    DESTDIR="$ROOT" PREFIX=/usr BINDIR_BUILD="$RUN/bin" >"$RUN/install.log" 2>&1 \
+    || die "make install (systemd/install.mk) failed: $(cat "$RUN/install.log")"
+make -s -C "$REPO" install-pam DESTDIR="$ROOT" PREFIX=/usr PAM_MODULE="$PAM_MODULE" >>"$RUN/install.log" 2>&1 \
+    || die "make install-pam failed: $(cat "$RUN/install.log")"
+gcc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$ROOT/usr/local/bin/login-probe" "$HERE/login-probe.c" -lpam -lpam_misc \
+    || die "cannot build login-probe"
+cat >"$ROOT/etc/localauthd/localauthd.conf" <<'CONF'
+[Sensor.face]
+Kind=faceID
+Default=WAIT
+CONF
+
+# block NAME: docs/pam.md's lines between <!-- pam.d/NAME --> and <!-- end --> (without the fences).
+block() { sed -n "/^<!-- pam.d\/$1 -->\$/,/^<!-- end -->\$/p" "$REPO/docs/pam.md" | sed '1,2d;$d' | sed '$d'; }
+# replace_common_auth FILE NAME: FILE's `@include common-auth` line replaced by block NAME.
+replace_common_auth() {
+    local lines
+    lines=$(block "$2")
+    grep -q pam_localauthd.so <<<"$lines" || die "docs/pam.md has no pam.d/$2 block"
+    grep -qx '@include common-auth' "$1" || die "$1 has no '@include common-auth' line"
+    python3 -c 'import sys
+path, lines = sys.argv[1], sys.argv[2]
+text = open(path).read().replace("@include common-auth\n", lines + "\n", 1)
+open(path, "w").write(text)' "$1" "$lines"
+}
+replace_common_auth "$ROOT/etc/pam.d/login" login-auth
+# Debian's lightdm PAM file, from its package (the package itself pulls in X).
+(cd "$RUN" && apt-get download lightdm >"$RUN/lightdm-download.log" 2>&1) || die "apt-get download lightdm failed"
+dpkg-deb --fsys-tarfile "$RUN"/lightdm_*.deb | tar -x -C "$RUN" ./etc/pam.d/lightdm || die "no etc/pam.d/lightdm in lightdm's package"
+install -m 0644 "$RUN/etc/pam.d/lightdm" "$ROOT/etc/pam.d/lightdm"
+replace_common_auth "$ROOT/etc/pam.d/lightdm" lightdm-auth
+# sudo: docs/pam.md's sudo block (no `login`): today's rule.
+block sudo >"$ROOT/etc/pam.d/sudo"
+# A greeter's own session (lightdm-greeter's shape: pam_systemd, class greeter).
+printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession required pam_systemd.so class=greeter\n' \
+    >"$ROOT/etc/pam.d/la-greeter"
+install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
+install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
+printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"
+systemctl --root="$ROOT" enable localauthd.socket >"$RUN/enable.log" 2>&1 \
+    || die "systemctl --root enable localauthd.socket failed: $(cat "$RUN/enable.log")"
+
+container_boot
+SOCK=/run/localauthd/localauthd.sock
+crpc() { cx localauthd-rpc --socket "$SOCK" --timeout 20 "$1"; }
+json_get() { python3 -c 'import json,sys
+v = json.loads(sys.argv[1])
+for k in sys.argv[2].split("."):
+    v = v[k] if isinstance(v, dict) else None
+print("" if v is None else v)' "$1" "$2" 2>/dev/null; }
+export -f json_get
+cx useradd -m -s /bin/bash alice || die "useradd alice failed"
+cx useradd -r -M -s /usr/sbin/nologin lightdm || die "useradd lightdm failed"
+printf 'alice:%s\n' "$PASSWORD" | cx chpasswd || die "chpasswd failed"
+check "alice's face enrolled in localauthd" \
+    test -n "$(json_get "$(crpc '{"method":"sensors.enroll","params":{"sensor":"face","identity":"alice-face","user":"alice"}}')" result.enrolled)"
+script() { crpc '{"method":"sensors.script","params":{"sensor":"face","commands":['"$1"'],"replace":true}}' >/dev/null; }
+last_entry() { cx journalctl -b --no-pager SYSLOG_IDENTIFIER=pam_localauthd -o json "$@" | tail -n 1; }
+ACTIVE=$(cx cat /sys/class/tty/tty0/active 2>/dev/null)
+ACTIVE=${ACTIVE#tty}
+[[ $ACTIVE =~ ^[1-9][0-9]?$ ]] || die "no active virtual terminal in /sys/class/tty/tty0/active (the host's): '$ACTIVE'"
+OTHER=$((ACTIVE == 3 ? 4 : 3))
+cx touch "/dev/tty$ACTIVE" "/dev/tty$OTHER"  # mount points for the probe's bind (see login-probe.c)
+echo "     the kernel's active VT: tty$ACTIVE; another: tty$OTHER"
+# probe ARGS... [-- STEPS]: login-probe ARGS on a pseudo-terminal; STEPS answer prompts.
+probe() {
+    local args=() steps=()
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do args+=("$1"); shift; done
+    [ $# -gt 0 ] && { shift; steps=("$@"); }
+    cx pty-run --timeout 30 "${steps[@]}" -- login-probe "${args[@]}"
+}
+# aside_row DESCRIPTION REASON SERVICE PROBE-ARGS...: the module steps aside with REASON, the
+# password typed at pam_unix's prompt signs alice in.
+aside_row() {
+    local description=$1 reason=$2 service=$3 out entry
+    shift 3
+    script '"MATCH"'
+    out=$(probe "$@" "$service" alice -- --step 'Password: $' "$PASSWORD\r" 2>&1)
+    entry=$(last_entry PAM_SERVICE="$service")
+    check "$description: the password asked and it works; the journal: LA_ERROR=$(json_get "$entry" LA_ERROR) ($(json_get "$entry" MESSAGE | sed 's/^[^:]*: //'))" \
+        bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "wants to" <<<"$1" &&
+                 [ "$(json_get "$2" LA_ERROR)" = "$3" ]' _ "$out" "$entry" "$reason"
+    [ "$FAILED" -gt 0 ] && printf '     | %s\n' "$out" | tail -n 6
+}
+
+# 1. login on the VT on screen, a face match: signed in, no password.
+script '"MATCH"'
+out=$(probe --vt "$ACTIVE" login alice 2>&1)
+echo "$out" | sed 's/^/     | /'
+entry=$(last_entry PAM_SERVICE=login)
+check "login on tty$ACTIVE (the VT on screen), face match: signed in, no password asked" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && grep -q "login wants to sign in alice" <<<"$1" && ! grep -q "^Password: *$" <<<"$1"' _ "$out"
+check "...the journal: PAM_OUTCOME=$(json_get "$entry" PAM_OUTCOME), PAM_TTY=$(json_get "$entry" PAM_TTY)" \
+    bash -c '[ "$(json_get "$1" PAM_OUTCOME)" = success ] && [ "$(json_get "$1" PAM_TTY)" = "tty$2" ]' _ "$entry" "$ACTIVE"
+
+# 2-6. What steps aside.
+aside_row "login on tty$OTHER (not on screen)" inactiveTerminal login --vt "$OTHER"
+aside_row "PAM_TTY=tty$ACTIVE from a caller whose terminal it is not" notControllingTerminal login --tty "tty$ACTIVE"
+aside_row "a login on a pseudo-terminal (PAM_TTY=/dev/pts/0)" remoteTerminal login --tty /dev/pts/0
+aside_row "login on tty$ACTIVE with PAM_RHOST=203.0.113.5" remoteSession login --vt "$ACTIVE" --rhost 203.0.113.5
+aside_row "an ssh-like login (PAM_TTY=ssh, PAM_RHOST=198.51.100.7)" remoteSession login --tty ssh --rhost 198.51.100.7
+# Real login(1): on a pseudo-terminal, and with -h HOST.
+for row in "remoteTerminal:" "remoteSession:-h 203.0.113.5"; do
+    reason=${row%%:*} host=${row#*:}
+    script '"MATCH"'
+    # shellcheck disable=SC2086
+    out=$(cx pty-run --timeout 30 --step 'Password: $' "$PASSWORD\r" --step '\$ $' 'exit\r' -- login $host alice 2>&1)
+    entry=$(last_entry PAM_SERVICE=login)
+    check "real login(1) ${host:-on a pseudo-terminal}: the password signs alice in; LA_ERROR=$(json_get "$entry" LA_ERROR)" \
+        bash -c 'grep -q "pty-run: step 2 seen" <<<"$1" && ! grep -q "wants to" <<<"$1" && [ "$(json_get "$2" LA_ERROR)" = "$3" ]' \
+        _ "$out" "$entry" "$reason"
+done
+
+# 7. lightdm: a greeter session on seat0 (logind's class greeter), then alice's login by face.
+cx systemd-run --unit=la-greeter -p PAMName=la-greeter -p User=lightdm -E XDG_SEAT=seat0 sleep 600 >/dev/null 2>&1
+wait_for 10 bash -c 'cx loginctl list-sessions --no-legend | grep -q lightdm' || fail "no greeter session"
+greeter=$(cx loginctl list-sessions --no-legend | awk '$3 == "lightdm" { print $1; exit }')
+facts=$(cx loginctl show-session "$greeter" -p Class -p Seat -p Active -p Remote | tr '\n' ' ')
+echo "     greeter session $greeter: $facts"
+script '"MATCH"'
+out=$(probe --tty :0 --seat seat0 lightdm alice 2>&1)
+echo "$out" | sed 's/^/     | /'
+entry=$(last_entry PAM_SERVICE=lightdm)
+check "lightdm's service, a greeter active on seat0 ($facts): face match signs alice in, no password" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "^Password: *$" <<<"$1" && [ "$(json_get "$2" PAM_OUTCOME)" = success ]' _ "$out" "$entry"
+cx systemctl stop la-greeter
+wait_for 10 bash -c '! cx loginctl list-sessions --no-legend | grep -q lightdm'
+aside_row "lightdm's service with no greeter on seat0" noGreeter lightdm --tty :0 --seat seat0
+
+# 8. sudo keeps today's rule: outside any session it steps aside, VT or not.
+script '"MATCH"'
+out=$(probe --vt "$ACTIVE" sudo alice -- --step 'Password: $' "$PASSWORD\r" 2>&1)
+entry=$(last_entry PAM_SERVICE=sudo)
+check "sudo's service on tty$ACTIVE outside any session: steps aside (LA_ERROR=$(json_get "$entry" LA_ERROR)), the password works" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && [ "$(json_get "$2" LA_ERROR)" = noSession ]' _ "$out" "$entry"
+
+cx rm -f "/dev/tty$ACTIVE" "/dev/tty$OTHER"
+container_stop
+finish
