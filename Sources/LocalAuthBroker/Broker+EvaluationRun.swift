@@ -138,21 +138,25 @@ extension Broker {
   private func carryOut(_ effects: [RunEffect], _ evaluation: Evaluation) {
     for effect in effects {
       switch effect {
-      case .feedback(let sensor, let what, let attempt, let extra):
-        feedback(evaluation, sensor, what, attempt: attempt, extra: extra)
+      case .feedback(let sensor, let what, let attempt, let details):
+        feedback(evaluation, sensor, what, attempt: attempt, details: details)
       case .ownerChanged(let state):
         updateOwner(state.uid) { $0 = state }
       case .lockedOut(let uid, let failures):
         log.notice(
           "biometry locked out for uid \(uid) after \(failures) consecutive failed matches")
       case .fallbackToPasscode(let reason):
-        let secret = JSONValue.string(passcodeSecret(owner: evaluation.owner.uid))
+        let secret = passcodeSecret(owner: evaluation.owner.uid)
         notify(
-          evaluation, Notification.fallback,
-          ["to": "passcode", "reason": .string(reason), "secret": secret])
+          evaluation, FallbackNotification.self,
+          FallbackEvent(
+            requestID: evaluation.requestID, to: "passcode", reason: reason, secret: secret))
         notifyAgent(
           evaluation, Notification.agentFeedback,
-          ["feedback": "fallback", "to": "passcode", "reason": .string(reason), "secret": secret])
+          [
+            "feedback": "fallback", "to": "passcode", "reason": .string(reason),
+            "secret": .string(secret),
+          ])
         monitor(evaluation, "fallback", ["to": "passcode"])
         traceFallback(evaluation, to: "passcode", reason: reason)
       case .askForPasscode(let sensor):
@@ -213,9 +217,9 @@ extension Broker {
     // A run whose evaluation ended before its task first ran (a cancel in the same write) reaches
     // its first capture all the same: nothing is announced for it.
     guard evaluation.phase == .running, running === evaluation else { return }
-    let params: JSONObject = ["sensor": .string(sensor), "attempt": .int(attempt)]
-    notify(evaluation, Notification.armed, params)
-    monitor(evaluation, "armed", params)
+    let event = ArmedEvent(requestID: evaluation.requestID, sensor: sensor, attempt: attempt)
+    notify(evaluation, ArmedNotification.self, event)
+    monitor(evaluation, "armed", Self.body(event))
   }
 
   /// The person's answer while the prompt waits for the fallback choice: through the prompt agent,
@@ -277,13 +281,13 @@ extension Broker {
   /// Sends feedback about a prompt to its client, its agent, the monitors and its trace.
   func feedback(
     _ evaluation: Evaluation, _ sensor: String, _ what: String, attempt: Int,
-    extra: JSONObject = [:]
+    details: FeedbackDetails = FeedbackDetails()
   ) {
-    var params: JSONObject = [
-      "sensor": .string(sensor), "feedback": .string(what), "attempt": .int(attempt),
-    ]
-    params.members.append(contentsOf: extra.members)
-    notify(evaluation, Notification.feedback, params)
+    let event = FeedbackEvent(
+      requestID: evaluation.requestID, sensor: sensor, feedback: what, attempt: attempt,
+      details: details)
+    notify(evaluation, FeedbackNotification.self, event)
+    let params = Self.body(event)
     notifyAgent(evaluation, Notification.agentFeedback, params)
     monitor(evaluation, "feedback", params)
     traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)

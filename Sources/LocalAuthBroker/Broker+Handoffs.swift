@@ -120,7 +120,8 @@ extension Broker {
     for other in clients.values where other.peer.uid == uid && other.appID == handoff.owner.appID {
       other.channel.notify(
         Notification.handoffStateChanged,
-        ["handoff": .string(handoff.id), "state": .string(RightStateName.authorized)])
+        StateChangedEvent(member: "handoff", handle: handoff.id, state: RightStateName.authorized)
+          .object)
     }
     responder.respond(
       .success(

@@ -95,7 +95,7 @@ extension Broker {
     guard let change, client.connected else { return }
     client.channel.notify(
       Notification.rightStateChanged,
-      ["right": .string(change.right), "state": .string(change.state)])
+      StateChangedEvent(member: "right", handle: change.right, state: change.state).object)
   }
 
   /// Drops an authorization the enrolled set no longer backs, telling the client; call before

@@ -78,7 +78,9 @@ extension Broker {
       startNext()
       return
     }
-    notify(evaluation, Notification.queued, ["position": .int(position)])
+    notify(
+      evaluation, QueuedNotification.self,
+      QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
     monitor(evaluation, "queued", ["position": .int(position)])
   }
 }

@@ -195,7 +195,9 @@ public actor Broker {
       return
     }
     let position = queue.append(evaluation)
-    notify(evaluation, Notification.queued, ["position": .int(position)])
+    notify(
+      evaluation, QueuedNotification.self,
+      QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
     monitor(evaluation, "queued", ["position": .int(position)])
   }
 
@@ -207,7 +209,10 @@ public actor Broker {
     evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
     showPrompt(evaluation)
     if promptIsShown(evaluation) {
-      notify(evaluation, Notification.started, ["policy": evaluation.policy.json])
+      notify(
+        evaluation, StartedNotification.self,
+        StartedEvent(
+          requestID: evaluation.requestID, id: evaluation.rpcID, policy: evaluation.policy))
     }
     monitor(evaluation, "started", [:])
     log.evaluationStarted(record(evaluation))
@@ -320,15 +325,15 @@ public actor Broker {
       data: ["requestID": .string(evaluation.requestID), "reason": reason.map(JSONValue.string)])
   }
 
-  func notify(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
+  /// Sends an evaluation's notification to its client, if it is still connected.
+  func notify<N: NotificationType>(_ evaluation: Evaluation, _: N.Type, _ params: N.Params) {
     guard evaluation.client.connected else { return }
-    var full: JSONObject = ["requestID": .string(evaluation.requestID)]
-    if method == Notification.queued || method == Notification.started, let rpcID = evaluation.rpcID
-    {
-      full["id"] = rpcID.json
-    }
-    full.members.append(contentsOf: params.members)
-    evaluation.client.channel.notify(method, full)
+    evaluation.client.channel.notify(N.method, params.object)
+  }
+
+  /// A notification's params without the requestID (the agent's and the monitors' own carry it).
+  static func body(_ params: some NotificationPayload) -> JSONObject {
+    JSONObject(params.object.members.filter { $0.key != "requestID" })
   }
 
   /// Sends a monitor.event to every monitoring client allowed to see this evaluation.

@@ -131,11 +131,10 @@ struct EvaluationRun {
   /// Whether anyone can answer a wait for the fallback choice, as asked for by `checkChooser`.
   mutating func chooser(available: Bool) -> EvaluationStep {
     precondition(stage == .choosing, "the chooser is checked at Face ID's last failed match")
-    var extra: JSONObject = ["attemptsExhausted": true]
-    if available { extra["offer"] = "fallback" }
-    var effects = [feedback("noMatch", extra: extra)]
+    let details = FeedbackDetails(attemptsExhausted: true, offer: available ? "fallback" : nil)
+    var effects = [feedback("noMatch", details)]
     guard available else { return biometricEnded(.attemptsExhausted, effects) }
-    effects.append(feedback("awaitingChoice", extra: ["offer": "fallback"]))
+    effects.append(feedback("awaitingChoice", FeedbackDetails(offer: "fallback")))
     return EvaluationStep(effects: effects, next: .awaitChoice(attempt: attempt))
   }
 
@@ -207,7 +206,7 @@ struct EvaluationRun {
       if counted.biometryLockedOut {
         effects.append(
           .lockedOut(uid: counted.uid, failures: counted.consecutiveBiometricFailures))
-        effects.append(feedback("noMatch", extra: ["lockout": true]))
+        effects.append(feedback("noMatch", FeedbackDetails(lockout: true)))
         return biometricEnded(.lockedOut, effects)
       }
       let allowed = sensor.kind.failedMatchesAllowed(configured: rules.maxBiometricAttempts)
@@ -218,11 +217,11 @@ struct EvaluationRun {
           stage = .choosing
           return EvaluationStep(effects: effects, next: .checkChooser)
         }
-        effects.append(feedback("noMatch", extra: ["attemptsExhausted": true]))
+        effects.append(feedback("noMatch", FeedbackDetails(attemptsExhausted: true)))
         return biometricEnded(.attemptsExhausted, effects)
       }
       let offer = failures >= offerAfter && fallbackButtonShown ? "fallback" : "tryAgain"
-      effects.append(feedback("noMatch", extra: ["offer": .string(offer)]))
+      effects.append(feedback("noMatch", FeedbackDetails(offer: offer)))
       return nextCapture(effects)
     case .retry(let reason):
       return nextCapture([feedback(reason.rawValue)])
@@ -313,9 +312,9 @@ struct EvaluationRun {
       return end(
         .success(sensor: sensor?.name ?? "passcode"), [.passcodeSucceeded(uid: owner.uid)])
     case .wrong(let failures):
-      effects.append(feedback("wrongPasscode", extra: ["failures": .int(failures)]))
+      effects.append(feedback("wrongPasscode", FeedbackDetails(failures: failures)))
     case .notJudged(let seconds):
-      effects.append(feedback("passcodeDelay", extra: ["retryAfterSeconds": .int(seconds)]))
+      effects.append(feedback("passcodeDelay", FeedbackDetails(retryAfterSeconds: seconds)))
     }
     let next = passcodeTurn(facts, &effects)
     return EvaluationStep(effects: effects, next: next)
@@ -334,7 +333,8 @@ struct EvaluationRun {
     if let notBefore = facts.owner.passcodeRetryNotBefore, facts.now < notBefore {
       let wait = notBefore - facts.now
       effects.append(
-        feedback("passcodeDelay", extra: ["retryAfterSeconds": .int(Int(wait.components.seconds))]))
+        feedback(
+          "passcodeDelay", FeedbackDetails(retryAfterSeconds: Int(wait.components.seconds))))
       return .waitOutDelay(until: notBefore)
     }
     attempt += 1
@@ -370,7 +370,9 @@ struct EvaluationRun {
   }
 
   /// Feedback about the current stage's sensor and attempt.
-  private func feedback(_ what: String, extra: JSONObject = [:]) -> RunEffect {
-    .feedback(sensor: sensor?.name ?? "-", what: what, attempt: attempt, extra: extra)
+  private func feedback(_ what: String, _ details: FeedbackDetails = FeedbackDetails())
+    -> RunEffect
+  {
+    .feedback(sensor: sensor?.name ?? "-", what: what, attempt: attempt, details: details)
   }
 }

@@ -39,7 +39,7 @@ enum RunNext: Equatable {
 /// Something the broker carries out for the run: notifications, the owner's new state, a log line.
 enum RunEffect: Equatable {
   /// Feedback about the stage's sensor, to the client, the agent, monitors and the trace.
-  case feedback(sensor: String, what: String, attempt: Int, extra: JSONObject)
+  case feedback(sensor: String, what: String, attempt: Int, details: FeedbackDetails)
   /// The counted owner's new state, to keep and persist.
   case ownerChanged(OwnerState)
   /// Biometry locked out for this owner after these consecutive failed matches (logged).

@@ -25,22 +25,24 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
 
   /// Reads a notification; nil for other methods or a missing requestID.
   public init?(method: String, params: JSONObject) {
-    guard let requestID = params["requestID"]?.stringValue else { return nil }
     switch method {
     case Notification.queued:
-      self = .queued(requestID: requestID, position: params["position"]?.intValue ?? 0)
+      guard let event = QueuedEvent(object: params) else { return nil }
+      self = .queued(requestID: event.requestID, position: event.position)
     case Notification.started:
-      self = .started(requestID: requestID, policy: params["policy"].flatMap(Policy.init(json:)))
+      guard let event = StartedEvent(object: params) else { return nil }
+      self = .started(requestID: event.requestID, policy: event.policy)
     case Notification.armed:
-      self = .armed(
-        requestID: requestID, sensor: params["sensor"]?.stringValue ?? "",
-        attempt: params["attempt"]?.intValue ?? 0)
+      guard let event = ArmedEvent(object: params) else { return nil }
+      self = .armed(requestID: event.requestID, sensor: event.sensor, attempt: event.attempt)
     case Notification.feedback:
+      guard let event = FeedbackEvent(object: params) else { return nil }
       self = .feedback(
-        requestID: requestID, sensor: params["sensor"]?.stringValue ?? "",
-        feedback: params["feedback"]?.stringValue ?? "", attempt: params["attempt"]?.intValue ?? 0)
+        requestID: event.requestID, sensor: event.sensor, feedback: event.feedback,
+        attempt: event.attempt)
     case Notification.fallback:
-      self = .fallback(requestID: requestID, to: params["to"]?.stringValue ?? "")
+      guard let event = FallbackEvent(object: params) else { return nil }
+      self = .fallback(requestID: event.requestID, to: event.to)
     default:
       return nil
     }

@@ -50,15 +50,15 @@ extension LocalAuthConnection {
   func routeStateNotification(_ method: String, _ params: JSONObject) -> Bool {
     switch method {
     case Notification.rightStateChanged:
-      guard let handle = params["right"],
-        let state = params["state"]?.stringValue.flatMap(LARight.State.init(name:)),
-        let right = self.state.withLock({ $0.rights[handle]?.right })
+      guard let event = StateChangedEvent(object: params),
+        let state = LARight.State(name: event.state),
+        let right = self.state.withLock({ $0.rights[.string(event.handle)]?.right })
       else { return true }
       right.receiveState(state)
       return true
     case Notification.handoffStateChanged:
-      guard let handoff = params["handoff"]?.stringValue else { return true }
-      let change = LAHandoffStateChange(handoff: handoff, state: params["state"]?.stringValue ?? "")
+      guard let event = StateChangedEvent(object: params) else { return true }
+      let change = LAHandoffStateChange(handoff: event.handle, state: event.state)
       for watcher in state.withLock({ Array($0.handoffWatchers.values) }) {
         watcher.continuation.yield(change)
       }

@@ -3,7 +3,7 @@ public enum QueuedNotification: NotificationType {
   /// `evaluation.queued`
   public static let method = "evaluation.queued"
   /// `{requestID, position}`.
-  public typealias Params = NotificationParams
+  public typealias Params = QueuedEvent
 }
 
 /// `evaluation.started {requestID, policy}`: the evaluation reached the sensors.
@@ -11,7 +11,7 @@ public enum StartedNotification: NotificationType {
   /// `evaluation.started`
   public static let method = "evaluation.started"
   /// `{requestID, policy}`.
-  public typealias Params = NotificationParams
+  public typealias Params = StartedEvent
 }
 
 /// `evaluation.armed {requestID, sensor, attempt}`: the sensor listens for this evaluation's
@@ -20,7 +20,7 @@ public enum ArmedNotification: NotificationType {
   /// `evaluation.armed`
   public static let method = "evaluation.armed"
   /// `{requestID, sensor, attempt}`.
-  public typealias Params = NotificationParams
+  public typealias Params = ArmedEvent
 }
 
 /// `evaluation.feedback {requestID, sensor, feedback, attempt}`: a no-match or a retry.
@@ -28,7 +28,7 @@ public enum FeedbackNotification: NotificationType {
   /// `evaluation.feedback`
   public static let method = "evaluation.feedback"
   /// `{requestID, sensor, feedback, attempt}`.
-  public typealias Params = NotificationParams
+  public typealias Params = FeedbackEvent
 }
 
 /// `evaluation.fallback {requestID, to}`: the evaluation moved to the passcode.
@@ -36,7 +36,7 @@ public enum FallbackNotification: NotificationType {
   /// `evaluation.fallback`
   public static let method = "evaluation.fallback"
   /// `{requestID, to}`.
-  public typealias Params = NotificationParams
+  public typealias Params = FallbackEvent
 }
 
 /// `monitor.event {event, requestID, …}` for connections that called `broker.monitor`.

@@ -54,16 +54,25 @@ public protocol RequestType: Sendable {
   static var method: String { get }
 }
 
+/// The params of one notification, as a value: encoded by the server, read by the client.
+public protocol NotificationPayload: Sendable {
+  /// The params object.
+  var object: JSONObject { get }
+  /// Reads params; nil when they do not have this notification's shape.
+  init?(object: JSONObject)
+}
+
 /// One notification the server sends: its wire name and params.
 public protocol NotificationType: Sendable {
   /// The notification's params.
-  associatedtype Params: MethodParams
+  associatedtype Params: NotificationPayload
   /// The wire name (`evaluation.started`).
   static var method: String { get }
 }
 
-/// The params of a notification, read by the client by field name.
-public struct NotificationParams: MethodParams {
+/// The params of a notification with no type of its own yet (monitor.event, agent.*), read by
+/// field name.
+public struct NotificationParams: MethodParams, NotificationPayload {
   /// The params object.
   public let object: JSONObject
   /// Params over an object.

@@ -299,7 +299,7 @@ public enum RightStateChangedNotification: NotificationType {
   /// `right.stateChanged`
   public static let method = "right.stateChanged"
   /// `{right, state}`.
-  public typealias Params = NotificationParams
+  public typealias Params = StateChangedEvent
 }
 
 /// `handoff.stateChanged {handoff, state: "authorized"}` to the creator's app (same uid and app id).
@@ -307,7 +307,7 @@ public enum HandoffStateChangedNotification: NotificationType {
   /// `handoff.stateChanged`
   public static let method = "handoff.stateChanged"
   /// `{handoff, state}`.
-  public typealias Params = NotificationParams
+  public typealias Params = StateChangedEvent
 }
 
 extension ErrorCode {

@@ -67,6 +67,12 @@ import Testing
     #expect(names.isSubset(of: ErrorCode.allNamed.map(\.name)))
   }
 
+  @Test func feedbackIsReadByItsTypesNames() throws {
+    let read = Self.members(readFrom: "params", in: try Self.source("prompt.c"))
+    #expect(read.isSuperset(of: ["feedback", "lockout", "attemptsExhausted"]))
+    #expect(read.isSubset(of: FeedbackEvent.memberNames))
+  }
+
   /// The reading finds what the module reads (a renamed member would be seen).
   @Test func theScanSeesARenamedMember() {
     let planted = #"json_is_true(doc, json_member(doc, answer, "canEvaluat"))"#

@@ -30,7 +30,8 @@ import Testing
 
   /// A feedback effect about the passcode sensor.
   func feedback(_ what: String, attempt: Int, _ extra: JSONObject = [:]) -> RunEffect {
-    .feedback(sensor: "passcode", what: what, attempt: attempt, extra: extra)
+    .feedback(
+      sensor: "passcode", what: what, attempt: attempt, details: FeedbackDetails(object: extra))
   }
 
   @Test func aWrongGuessIsFeedbackAndTheRightOneClearsTheOwner() {

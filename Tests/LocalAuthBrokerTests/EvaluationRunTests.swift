@@ -68,10 +68,10 @@ import Testing
     }
   }
 
-  /// The `extra` of a step's last feedback.
+  /// The details of a step's last feedback, as the notification's members.
   func lastExtra(_ step: EvaluationStep) -> JSONObject? {
     for effect in step.effects.reversed() {
-      if case .feedback(_, _, _, let extra) = effect { return extra }
+      if case .feedback(_, _, _, let details) = effect { return JSONObject(details.members) }
     }
     return nil
   }
