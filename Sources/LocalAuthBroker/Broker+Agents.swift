@@ -91,34 +91,27 @@ extension Broker {
     let secret = passcodeSecret(owner: evaluation.owner.uid)
     agent.connection.channel.notify(
       Notification.agentPrompt,
-      [
-        "requestID": .string(evaluation.requestID),
-        "client": [
-          "name": .string(client.name), "pid": .int(Int(client.peer.pid)),
-          "uid": .int(Int(client.peer.uid)),
-        ],
-        "user": .string(evaluation.owner.name), "policy": evaluation.policy.json,
-        "localizedReason": .string(evaluation.reason),
-        "sensor": evaluation.sensor.map(JSONValue.string) ?? .null,
-        "cancelTitle": .string(options.localizedCancelTitle ?? "Cancel"),
-        "fallbackTitle": evaluation.context.fallbackButtonShown
-          ? .string(
-            options.localizedFallbackTitle
-              ?? "Enter \(secret == "password" ? "Password" : "Passcode")")
-          : .null,
-        "secret": .string(secret),
-      ])
+      AgentPromptEvent(
+        requestID: evaluation.requestID, clientName: client.name,
+        clientPID: Int(client.peer.pid), clientUID: Int(client.peer.uid),
+        user: evaluation.owner.name, policy: evaluation.policy.name,
+        localizedReason: evaluation.reason, sensor: evaluation.sensor,
+        cancelTitle: options.localizedCancelTitle ?? "Cancel",
+        fallbackTitle: evaluation.context.fallbackButtonShown
+          ? options.localizedFallbackTitle
+            ?? "Enter \(secret == "password" ? "Password" : "Passcode")"
+          : nil,
+        secret: secret
+      ).object)
   }
 
   /// The longest login password an agent may send (localauthd-password-helper's PASSWORD_MAX).
   static let maxPasswordBytes = 512
 
   /// Sends an agent notification about an evaluation to the agent that shows it.
-  func notifyAgent(_ evaluation: Evaluation, _ method: String, _ params: JSONObject) {
+  func notifyAgent<N: NotificationType>(_ evaluation: Evaluation, _: N.Type, _ params: N.Params) {
     guard let agent = evaluation.agent, agent.connection.connected else { return }
-    var full: JSONObject = ["requestID": .string(evaluation.requestID)]
-    full.members.append(contentsOf: params.members)
-    agent.connection.channel.notify(method, full)
+    agent.connection.channel.notify(N.method, params.object)
   }
 
   /// agent.respond {requestID, action: cancel | fallback | passcode, passcode?}: only the agent showing

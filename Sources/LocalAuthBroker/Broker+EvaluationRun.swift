@@ -152,19 +152,18 @@ extension Broker {
           FallbackEvent(
             requestID: evaluation.requestID, to: "passcode", reason: reason, secret: secret))
         notifyAgent(
-          evaluation, Notification.agentFeedback,
-          [
-            "feedback": "fallback", "to": "passcode", "reason": .string(reason),
-            "secret": .string(secret),
-          ])
+          evaluation, AgentFeedbackNotification.self,
+          AgentFeedbackEvent(
+            requestID: evaluation.requestID, feedback: "fallback", to: "passcode",
+            reason: reason, secret: secret))
         monitor(evaluation, "fallback", ["to": "passcode"])
         traceFallback(evaluation, to: "passcode", reason: reason)
       case .askForPasscode(let sensor):
         evaluation.askingForPasscode = true
         let secret = sensors.driver(named: sensor).map(passcodeSecret(of:)) ?? "passcode"
         notifyAgent(
-          evaluation, Notification.agentPasscode,
-          ["sensor": .string(sensor), "secret": .string(secret)])
+          evaluation, AgentPasscodeNotification.self,
+          AgentPasscodeEvent(requestID: evaluation.requestID, sensor: sensor, secret: secret))
       case .passcodeSucceeded(let uid):
         updateOwner(uid) { $0.passcodeSucceeded() }
       }
@@ -264,11 +263,11 @@ extension Broker {
       case .fallback?, .passcode?:
         let wait = notBefore - time.now()
         notifyAgent(
-          evaluation, Notification.agentFeedback,
-          [
-            "sensor": .string(evaluation.sensor ?? "passcode"), "feedback": "passcodeDelay",
-            "retryAfterSeconds": .int(max(0, Int(wait.components.seconds))),
-          ])
+          evaluation, AgentFeedbackNotification.self,
+          AgentFeedbackEvent(
+            requestID: evaluation.requestID, feedback: "passcodeDelay",
+            sensor: evaluation.sensor ?? "passcode",
+            details: FeedbackDetails(retryAfterSeconds: max(0, Int(wait.components.seconds)))))
       }
     }
   }
@@ -287,9 +286,8 @@ extension Broker {
       requestID: evaluation.requestID, sensor: sensor, feedback: what, attempt: attempt,
       details: details)
     notify(evaluation, FeedbackNotification.self, event)
-    let params = Self.body(event)
-    notifyAgent(evaluation, Notification.agentFeedback, params)
-    monitor(evaluation, "feedback", params)
+    notifyAgent(evaluation, AgentFeedbackNotification.self, AgentFeedbackEvent(event))
+    monitor(evaluation, "feedback", Self.body(event))
     traceFeedback(evaluation, sensor: sensor, feedback: what, attempt: attempt)
   }
 

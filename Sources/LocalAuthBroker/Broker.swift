@@ -248,7 +248,9 @@ public actor Broker {
     var event: JSONObject = ["result": .string(result.name)]
     if let reason = result.reason { event["reason"] = .string(reason) }
     monitor(evaluation, "finished", event)
-    notifyAgent(evaluation, Notification.agentEnded, event)
+    notifyAgent(
+      evaluation, AgentEndedNotification.self,
+      AgentEndedEvent(requestID: evaluation.requestID, result: result.name, reason: result.reason))
     evaluation.agent = nil
     switch evaluation.delivery {
     case .handler:

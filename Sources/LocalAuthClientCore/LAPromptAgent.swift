@@ -138,20 +138,20 @@ public struct LAAgentPrompt: Sendable, Equatable {
     self.fallbackTitle = fallbackTitle
   }
 
-  init(params: JSONObject) {
-    let client = params["client"]?.objectValue ?? [:]
-    requestID = params["requestID"]?.stringValue ?? ""
-    clientName = client["name"]?.stringValue ?? ""
-    clientPID = client["pid"]?.intValue ?? 0
-    clientUID = client["uid"]?.intValue ?? -1
-    user = params["user"]?.stringValue ?? ""
-    policy = params["policy"]?.stringValue ?? ""
-    localizedReason = params["localizedReason"]?.stringValue ?? ""
-    sensor = params["sensor"]?.stringValue
-    cancelTitle = params["cancelTitle"]?.stringValue ?? "Cancel"
-    fallbackTitle = params["fallbackTitle"]?.stringValue
-    secret = params["secret"]?.stringValue == "password" ? .password : .passcode
+  init(_ event: AgentPromptEvent) {
+    requestID = event.requestID
+    clientName = event.clientName
+    clientPID = event.clientPID
+    clientUID = event.clientUID
+    user = event.user
+    policy = event.policy
+    localizedReason = event.localizedReason
+    sensor = event.sensor
+    cancelTitle = event.cancelTitle
+    fallbackTitle = event.fallbackTitle
+    secret = event.secret == "password" ? .password : .passcode
   }
+
 }
 
 /// What a prompt's passcode stage asks for (`secret` in agent.prompt and agent.passcode;
@@ -184,19 +184,23 @@ public enum LAAgentEvent: Sendable, Equatable {
   case ended(requestID: String, result: String)
 
   init?(method: String, params: JSONObject) {
-    let requestID = params["requestID"]?.stringValue ?? ""
     switch method {
-    case Notification.agentPrompt: self = .prompt(LAAgentPrompt(params: params))
+    case Notification.agentPrompt:
+      guard let event = AgentPromptEvent(object: params) else { return nil }
+      self = .prompt(LAAgentPrompt(event))
     case Notification.agentFeedback:
+      guard let event = AgentFeedbackEvent(object: params) else { return nil }
       self = .feedback(
-        requestID: requestID, feedback: params["feedback"]?.stringValue ?? "",
-        attempt: params["attempt"]?.intValue,
-        retryAfterSeconds: params["retryAfterSeconds"]?.intValue,
-        lockedOut: params["lockout"]?.boolValue ?? false,
-        fallbackOffered: params["offer"]?.stringValue == "fallback")
-    case Notification.agentPasscode: self = .passcodeRequested(requestID: requestID)
+        requestID: event.requestID, feedback: event.feedback, attempt: event.attempt,
+        retryAfterSeconds: event.details.retryAfterSeconds,
+        lockedOut: event.details.lockout ?? false,
+        fallbackOffered: event.details.offer == "fallback")
+    case Notification.agentPasscode:
+      guard let event = AgentPasscodeEvent(object: params) else { return nil }
+      self = .passcodeRequested(requestID: event.requestID)
     case Notification.agentEnded:
-      self = .ended(requestID: requestID, result: params["result"]?.stringValue ?? "")
+      guard let event = AgentEndedEvent(object: params) else { return nil }
+      self = .ended(requestID: event.requestID, result: event.result)
     default: return nil
     }
   }

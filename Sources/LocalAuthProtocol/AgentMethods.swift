@@ -88,7 +88,7 @@ public enum AgentPromptNotification: NotificationType {
   /// `agent.prompt`
   public static let method = "agent.prompt"
   /// The prompt.
-  public typealias Params = NotificationParams
+  public typealias Params = AgentPromptEvent
 }
 
 /// `agent.feedback`: to an agent, feedback for the prompt it shows (no match, a retry reason, a
@@ -97,7 +97,7 @@ public enum AgentFeedbackNotification: NotificationType {
   /// `agent.feedback`
   public static let method = "agent.feedback"
   /// The feedback.
-  public typealias Params = NotificationParams
+  public typealias Params = AgentFeedbackEvent
 }
 
 /// `agent.passcode`: to an agent, the prompt switches to the passcode; read one.
@@ -105,7 +105,7 @@ public enum AgentPasscodeNotification: NotificationType {
   /// `agent.passcode`
   public static let method = "agent.passcode"
   /// The prompt's requestID.
-  public typealias Params = NotificationParams
+  public typealias Params = AgentPasscodeEvent
 }
 
 /// `agent.ended`: to an agent, the prompt ended, with its result.
@@ -113,5 +113,5 @@ public enum AgentEndedNotification: NotificationType {
   /// `agent.ended`
   public static let method = "agent.ended"
   /// The result.
-  public typealias Params = NotificationParams
+  public typealias Params = AgentEndedEvent
 }
