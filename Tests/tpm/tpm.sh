@@ -1,6 +1,6 @@
 #!/bin/bash
 # Keys in the TPM (issue 32) against the project's daemon and swtpm on 127.0.0.1: Store=tpm with
-# no TPM, SSH keys made and signing in the TPM, a restart, 1,000 signatures leaving no transient
+# no TPM, SSH keys and persisted-right keys made and used in the TPM, a restart, 1,000 signatures leaving no transient
 # object, the state directory next to a fresh TPM, the TPM going away, and the hostile case: root
 # with the state directory and the TPM (tpm2-tools), the daemon stopped, cannot sign.
 #
@@ -24,6 +24,7 @@ die() { echo "tpm.sh: $*" >&2; exit 2; }
 for tool in swtpm tpm2_createprimary tpm2_load tpm2_sign tpm2_getcap tpm2_unseal python3; do
     command -v "$tool" >/dev/null || die "$tool is missing (make test-deps)"
 done
+python3 -c 'import cryptography' 2>/dev/null || die "python3-cryptography is missing (make test-deps)"
 T=$(mktemp -d /tmp/localauthd-tpm.XXXXXX)
 PIDS=()
 DAEMON=
@@ -94,12 +95,29 @@ check "ssh-key list --json says keyStore tpm" bash -c "'$CTL' --json ssh-key lis
 check "1,000 signatures in a row by the TPM" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1000 2>'$T/sign-many.log')\" = 1000 ]"
 check "they leave no transient object in the TPM" bash -c "[ -z \"\$(tpm2_getcap handles-transient)\" ]"
 
+# A persisted right's key, made in the TPM: it signs, decrypts ECIES made for its public key and
+# agrees on an ECDH secret, all by the TPM; rights show says tpm-resident.
+"$CTL" sim face MATCH >/dev/null
+check "a persisted right's key is made in the TPM" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' right-save wallet)\" = tpm ]"
+"$CTL" sim face MATCH >/dev/null
+check "it signs (verified), decrypts ECIES made for it and exchanges keys, by the TPM" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' right-use wallet)\" = 'ok tpm' ]"
+"$CTL" sim face MATCH >/dev/null
+"$CTL" rights save cli-right --reason "save a right" >/dev/null 2>>"$T/ctl.log"
+"$CTL" sim face MATCH >/dev/null
+check "rights show says the right's key is tpm-resident" bash -c \
+    "'$CTL' rights show cli-right --reason 'show it' | grep -q '^  key:   tpm-resident'"
+check "they leave no transient object in the TPM" bash -c "[ -z \"\$(tpm2_getcap handles-transient)\" ]"
+
 # A restart keeps every key.
 stop_daemon
 start_daemon "$T/state" "$PORT" || die "the daemon did not restart"
 check "a restart keeps the key" bash -c "'$CTL' ssh-key list | grep -q '^laptop .*tpm-resident'"
 "$CTL" sim face MATCH >/dev/null
 check "the key signs after the restart" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1)\" = 1 ]"
+"$CTL" sim face MATCH >/dev/null
+check "the persisted right's key signs, decrypts and exchanges after the restart" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' right-use wallet)\" = 'ok tpm' ]"
 
 # The TPM goes away (swtpm killed): a clear error, and the daemon serves the rest.
 kill -9 "$SWTPM"
@@ -119,6 +137,10 @@ check "next to another TPM a signature answers keyUnavailable, sealed to another
     "grep -q 'keyUnavailable' <<<'$OUT' && grep -q 'sealed to another TPM' <<<'$OUT'"
 OUT=$(rpc sshKey.create '{"name":"second"}')
 check "and so does making a key" bash -c "grep -q 'keyUnavailable' <<<'$OUT'"
+"$CTL" sim face MATCH >/dev/null
+OUT=$(rpc right-use wallet)
+check "and a persisted right's key, sealed to another TPM" bash -c \
+    "grep -q 'keyUnavailable' <<<'$OUT' && grep -q 'sealed to another TPM' <<<'$OUT'"
 check "status says why keys are unavailable" bash -c "'$CTL' status | grep -q 'unavailable: .*sealed to another TPM'"
 stop_daemon
 
