@@ -1,6 +1,7 @@
 #!/bin/bash
 # Keys in the TPM (issue 32) against the project's daemon and swtpm on 127.0.0.1: Store=tpm with
-# no TPM, SSH keys and persisted-right keys made and used in the TPM, a restart, 1,000 signatures leaving no transient
+# no TPM, SSH keys and persisted-right keys made and used in the TPM, a restart, the device key
+# of a file store moved into the TPM (localauthd --migrate-device-key), 1,000 signatures leaving no transient
 # object, the state directory next to a fresh TPM, the TPM going away, and the hostile case: root
 # with the state directory and the TPM (tpm2-tools), the daemon stopped, cannot sign.
 #
@@ -59,10 +60,16 @@ start_swtpm() {
     done
     die "swtpm did not start"
 }
-start_daemon() { # STATE PORT
-    printf '[Keys]\nStore=tpm\nTCTI=swtpm:host=127.0.0.1,port=%s\n' "$2" >"$T/conf-$2"
+tpm_conf() { # PORT: the configuration of a daemon with its keys in the swtpm on PORT
+    printf '[Keys]\nStore=tpm\nTCTI=swtpm:host=127.0.0.1,port=%s\n' "$1" >"$T/conf-$1"
+    echo "$T/conf-$1"
+}
+printf '[Keys]\nStore=file\n' >"$T/conf-file"
+start_daemon() { # STATE PORT|file
+    local conf=$T/conf-file
+    [ "$2" = file ] || conf=$(tpm_conf "$2")
     rm -f "$T/daemon.sock"
-    "$BINDIR/localauthd" --demo --config "$T/conf-$2" --stderr --state-dir "$1" \
+    "$BINDIR/localauthd" --demo --config "$conf" --stderr --state-dir "$1" \
         --socket "$T/daemon.sock" >>"$T/daemon.log" 2>&1 &
     DAEMON=$!
     PIDS+=($DAEMON)
@@ -142,6 +149,39 @@ OUT=$(rpc right-use wallet)
 check "and a persisted right's key, sealed to another TPM" bash -c \
     "grep -q 'keyUnavailable' <<<'$OUT' && grep -q 'sealed to another TPM' <<<'$OUT'"
 check "status says why keys are unavailable" bash -c "'$CTL' status | grep -q 'unavailable: .*sealed to another TPM'"
+stop_daemon
+
+# Moving the device key into the TPM: a store made with Store=file (an SSH key and a persisted
+# right sealed under device.key), the daemon stopped, `localauthd --migrate-device-key` (root
+# only, refused with Store=file); then device.key is gone and both keys work under Store=tpm.
+read -r PORT3 _ < <(start_swtpm tpm-m)
+mkdir -m 0700 "$T/state-m"
+start_daemon "$T/state-m" file || die "the file-key daemon did not start"
+"$CTL" ssh-key create old-key --reuse 3600 >/dev/null 2>>"$T/ctl.log"
+"$CTL" sim face MATCH >/dev/null
+check "a store made with Store=file seals a right's key in it" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' right-save old-right)\" = file ]"
+stop_daemon
+MIGRATE=("$BINDIR/localauthd" --migrate-device-key --state-dir "$T/state-m")
+check "--migrate-device-key is refused to anyone but root" bash -c \
+    "! setpriv --reuid=65534 --regid=65534 --clear-groups $(printf '%q ' "${MIGRATE[@]}") --config '$(tpm_conf "$PORT3")' >'$T/migrate-nobody.log' 2>&1 && grep -q 'root only' '$T/migrate-nobody.log'"
+check "and with [Keys] Store=file" bash -c \
+    "! $(printf '%q ' "${MIGRATE[@]}") --config '$T/conf-file' >'$T/migrate-file.log' 2>&1 && grep -q 'Store=file' '$T/migrate-file.log' && [ -e '$T/state-m/device.key' ]"
+check "--migrate-device-key seals the device key by the TPM" bash -c \
+    "$(printf '%q ' "${MIGRATE[@]}") --config '$(tpm_conf "$PORT3")' >'$T/migrate.log' 2>&1 && grep -q 'sealed by the TPM' '$T/migrate.log'"
+check "device.key is gone, device.key.tpm is there" bash -c \
+    "[ ! -e '$T/state-m/device.key' ] && [ -s '$T/state-m/device.key.tpm' ] && [ \$(stat -c %a '$T/state-m/device.key.tpm') = 600 ]"
+check "run again, it has nothing to do" bash -c \
+    "$(printf '%q ' "${MIGRATE[@]}") --config '$(tpm_conf "$PORT3")' | grep -q 'already sealed'"
+start_daemon "$T/state-m" "$PORT3" || die "the daemon did not start after the migration"
+check "status says the device key is sealed by the TPM" bash -c \
+    "'$CTL' status | grep -q 'Keys: tpm (swtpm:host=127.0.0.1,port=$PORT3, device key sealed by the TPM)'"
+check "the SSH key made before is listed file-sealed" bash -c "'$CTL' ssh-key list | grep -q '^old-key .*file-sealed'"
+"$CTL" sim face MATCH >/dev/null
+check "and signs" bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many old-key 1)\" = 1 ]"
+"$CTL" sim face MATCH >/dev/null
+check "the right saved before signs, decrypts and exchanges (file-sealed)" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' right-use old-right)\" = 'ok file' ]"
 stop_daemon
 
 # Hostile: the daemon stopped, root with the state directory and the TPM (tpm2-tools, the TCG
