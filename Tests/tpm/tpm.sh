@@ -1,8 +1,9 @@
 #!/bin/bash
 # Keys in the TPM (issue 32) against the project's daemon and swtpm on 127.0.0.1: Store=tpm with
 # no TPM, SSH keys and persisted-right keys made and used in the TPM, a restart, the device key
-# of a file store moved into the TPM (localauthd --migrate-device-key), 1,000 signatures leaving no transient
-# object, the state directory next to a fresh TPM, the TPM going away, and the hostile case: root
+# of a file store moved into the TPM (localauthd --migrate-device-key), 1,000 signatures leaving
+# no transient object, a TPM in dictionary-attack lockout and a full one, the state directory next
+# to a fresh TPM, the TPM going away, and the hostile case: root
 # with the state directory and the TPM (tpm2-tools), the daemon stopped, cannot sign.
 #
 # Environment: BINDIR (localauthd and localauthctl). Prints one line per check and
@@ -22,7 +23,8 @@ check() {
     fi
 }
 die() { echo "tpm.sh: $*" >&2; exit 2; }
-for tool in swtpm tpm2_createprimary tpm2_load tpm2_sign tpm2_getcap tpm2_unseal python3; do
+for tool in swtpm tpm2_createprimary tpm2_create tpm2_load tpm2_sign tpm2_getcap tpm2_unseal \
+    tpm2_dictionarylockout tpm2_flushcontext python3; do
     command -v "$tool" >/dev/null || die "$tool is missing (make test-deps)"
 done
 python3 -c 'import cryptography' 2>/dev/null || die "python3-cryptography is missing (make test-deps)"
@@ -115,6 +117,47 @@ check "it signs (verified), decrypts ECIES made for it and exchanges keys, by th
 check "rights show says the right's key is tpm-resident" bash -c \
     "'$CTL' rights show cli-right --reason 'show it' | grep -q '^  key:   tpm-resident'"
 check "they leave no transient object in the TPM" bash -c "[ -z \"\$(tpm2_getcap handles-transient)\" ]"
+
+# A TPM in dictionary-attack lockout (at most one wrong auth value, then one given with tpm2-tools
+# to a DA-protected object of their own): every key use is keyUnavailable saying so, the daemon
+# serves the rest, and once the lockout is cleared the keys sign again.
+# (tpm2-tools leave every context they load in a TPM without a resource manager: flush each time.)
+flush() { tpm2_flushcontext -t >/dev/null 2>&1; }
+flush
+tpm2_dictionarylockout -Q -s -n 1 -t 3600 -l 3600
+tpm2_createprimary -Q -C o -c "$T/da-primary.ctx" && flush
+echo "bait" | tpm2_create -Q -C "$T/da-primary.ctx" -p right -i - -u "$T/da.pub" -r "$T/da.priv" && flush
+tpm2_load -Q -C "$T/da-primary.ctx" -u "$T/da.pub" -r "$T/da.priv" -c "$T/da.ctx" && flush
+tpm2_unseal -c "$T/da.ctx" -p wrong >/dev/null 2>&1
+flush
+check "the TPM is in dictionary-attack lockout" bash -c "tpm2_getcap properties-variable | grep -q 'inLockout: *1'"
+"$CTL" sim face MATCH >/dev/null
+OUT=$(rpc sshKey.sign '{"name":"laptop","data":"aGk="}')
+check "in lockout an SSH signature answers keyUnavailable, dictionary-attack lockout" bash -c \
+    "grep -q keyUnavailable <<<'$OUT' && grep -q 'dictionary-attack lockout' <<<'$OUT'"
+"$CTL" sim face MATCH >/dev/null
+OUT=$(python3 "$HERE/rpc.py" "$T/daemon.sock" right-use wallet)
+check "and so does a persisted right's key" bash -c "grep -q 'dictionary-attack lockout' <<<'$OUT'"
+check "the daemon serves everything else in lockout" bash -c "'$CTL' status >/dev/null && '$CTL' --json ssh-key list | grep -q laptop"
+tpm2_dictionarylockout -Q -c
+tpm2_dictionarylockout -Q -s -n 32 -t 600 -l 600
+"$CTL" sim face MATCH >/dev/null
+check "the lockout cleared (tpm2_dictionarylockout -c), the key signs again" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1)\" = 1 ]"
+
+# A full TPM (no resource manager: three objects left loaded by tpm2-tools fill its slots): a
+# clear keyUnavailable, the rest served, and the key signs again once they are flushed.
+for n in 1 2 3; do tpm2_createprimary -Q -C o -c "$T/fill-$n.ctx" 2>/dev/null; done
+check "tpm2-tools filled the TPM's object slots" bash -c "[ \$(tpm2_getcap handles-transient | grep -c 0x80) -ge 3 ]"
+"$CTL" sim face MATCH >/dev/null
+OUT=$(rpc sshKey.sign '{"name":"laptop","data":"aGk="}')
+check "a full TPM: a signature answers keyUnavailable, no room for another object" bash -c \
+    "grep -q keyUnavailable <<<'$OUT' && grep -q 'no room for another object' <<<'$OUT'"
+check "the daemon serves everything else with the TPM full" bash -c "'$CTL' status >/dev/null"
+flush
+"$CTL" sim face MATCH >/dev/null
+check "flushed, the key signs again" \
+    bash -c "[ \"\$(python3 '$HERE/rpc.py' '$T/daemon.sock' sign-many laptop 1)\" = 1 ]"
 
 # A restart keeps every key.
 stop_daemon
