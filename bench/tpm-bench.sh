@@ -15,8 +15,13 @@ done
 dir=$(mktemp -d /tmp/localauthd-tpm-bench.XXXXXX)
 chmod 0700 "$dir"
 pids=()
+# Stops everything in reverse order (each agent before its daemon); whatever outlives a TERM for
+# half a second (seen: an agent whose daemon went first) is killed.
 cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill "${pids[i]}" 2>/dev/null || true; done
+  sleep 0.5
+  for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
   [ -n "${KEEP_TEMP:-}" ] || rm -rf "$dir"
 }
 trap cleanup EXIT

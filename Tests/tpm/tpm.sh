@@ -32,6 +32,8 @@ T=$(mktemp -d /tmp/localauthd-tpm.XXXXXX)
 PIDS=()
 DAEMON=
 cleanup() {
+    # start_swtpm runs in a subshell (read < <(...)): its pids come back through swtpm.pids.
+    [ -f "$T/swtpm.pids" ] && mapfile -t -O "${#PIDS[@]}" PIDS <"$T/swtpm.pids"
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null; done
     sleep 0.2
     for pid in "${PIDS[@]}"; do kill -9 "$pid" 2>/dev/null; done
@@ -55,7 +57,7 @@ start_swtpm() {
         local pid=$!
         for _ in $(seq 50); do
             kill -0 $pid 2>/dev/null || break
-            (exec 3<>/dev/tcp/127.0.0.1/$((port + 1))) 2>/dev/null && { PIDS+=($pid); echo "$port $pid"; return; }
+            (exec 3<>/dev/tcp/127.0.0.1/$((port + 1))) 2>/dev/null && { echo $pid >>"$T/swtpm.pids"; echo "$port $pid"; return; }
             sleep 0.1
         done
         kill $pid 2>/dev/null
