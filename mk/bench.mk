@@ -3,6 +3,8 @@
 #                   then the fprintd row (bench/fprintd-bench.sh: localauthd + fprintd vs fprintd directly)
 #                   and the SSH agent row (bench/ssh-agent-bench.sh: a signature through
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
+#                   and the TPM row (bench/tpm-bench.sh: that signature with the key in swtpm vs
+#                   tpm2_sign alone on the same swtpm vs the file-sealed key; skipped without swtpm)
 #   make bench-profile  instructions (1 and 256 clients), allocations and system calls per request
 #                   (bench/profile.sh; PROFILE_STEPS=kernel: the daemon's and the floor's system
 #                   calls, switches and wake-ups per request under perf's tracepoints)
@@ -42,6 +44,9 @@ bench: bench-build
 	@if command -v ssh-agent >/dev/null; then \
 	  bench/ssh-agent-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl; \
 	else echo "SSH agent row skipped: needs openssh-client (make ssh-deps)"; fi
+	@if command -v swtpm >/dev/null && command -v tpm2_sign >/dev/null; then \
+	  bench/tpm-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl; \
+	else echo "TPM row skipped: needs swtpm and tpm2-tools (make tpm-deps)"; fi
 
 # SwiftPM renames an executable's main, so fuzz/ hands control to LLVMFuzzerRunDriver itself;
 # gold cannot link the result, so lld is used.

@@ -7,7 +7,7 @@
 # The Swift suites that start swtpm (TPMKeysTests, TPMStoreTests) run in `make check` and are
 # skipped, saying so, without swtpm.
 
-TPM_PACKAGES := swtpm swtpm-tools tpm2-tools libtss2-dev xxd
+TPM_PACKAGES := swtpm swtpm-tools tpm2-tools libtss2-dev xxd python3-cryptography
 
 .PHONY: tpm-deps test-tpm
 

@@ -15,14 +15,6 @@ extension Broker {
     return record
   }
 
-  /// Unseals the right's private key; notFound when the right was removed (or replaced) since it was loaded.
-  private func privateKey(of record: PersistedRightRecord) async throws(RPCError) -> P256PrivateKey
-  {
-    try await rights.lane.run(notFound: StoreFailure.removedRight) { store in
-      try store.privateKey(for: record)
-    }
-  }
-
   // MARK: key.* and secret.*
 
   /// The public key needs no authorization (as Apple's LAPublicKey): only this client's handle.
@@ -30,7 +22,8 @@ extension Broker {
     -> PublicKeyResult
   {
     let record = try rights.persisted(right(params, of: client))
-    return PublicKeyResult(x963: record.publicKey.x963, der: record.publicKey.der)
+    return PublicKeyResult(
+      x963: record.publicKey.x963, der: record.publicKey.der, keyStore: record.residence.rawValue)
   }
 
   func sign(_ params: KeyDataParams, client: ClientSession) async throws(RPCError)
@@ -56,12 +49,20 @@ extension Broker {
       bytes: try await use(RightsBook.KeyUse(exchanging: params), of: record))
   }
 
-  /// Unseals the right's key (on the store's thread) and answers the use's bytes.
+  /// Has the store do the use's key step with the right's key (on the store's thread; in the TPM
+  /// for a TPM-resident key, whose private key the daemon never holds) and answers the use's
+  /// bytes. notFound when the right was removed (or replaced) since it was loaded.
   private func use(_ use: RightsBook.KeyUse, of record: PersistedRightRecord)
     async throws(RPCError) -> [UInt8]
   {
-    let key = try await privateKey(of: record)
-    return try use.perform(with: key)
+    let step = try use.keyStep()
+    let answer = try await rights.lane.run(notFound: StoreFailure.removedRight) { store in
+      switch step {
+      case .sign(let data): try store.rightSignature(for: record, of: data)
+      case .sharedSecret(let peer): try store.rightSharedSecret(for: record, with: peer)
+      }
+    }
+    return try use.finish(keyAnswer: answer)
   }
 
   func loadSecret(_ params: RightHandleParams, client: ClientSession) async throws(RPCError)

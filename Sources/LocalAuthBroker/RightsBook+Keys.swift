@@ -3,8 +3,10 @@ import LocalAuthProtocol
 
 extension RightsBook {
   /// One use of a persisted right's private key (`key.sign`, `key.decrypt`, `key.exchangeKeys`),
-  /// its params checked before the key is unsealed, then performed with the unsealed key. Pure:
-  /// the key comes in as a value, the bytes or the wire's error go out.
+  /// its params checked before the key is used, then split around the one step that needs the
+  /// private key (`keyStep`, done by the store, in the TPM for a TPM-resident key) and what follows
+  /// from its answer (`finish`). Pure: bytes come in as values, the bytes or the wire's error go
+  /// out.
   enum KeyUse {
     /// The largest `data` a key call accepts, in bytes.
     static let maxDataBytes = 48 * 1024
@@ -77,30 +79,76 @@ extension RightsBook {
       return algorithm
     }
 
-    /// Performs the use with the unsealed key: ciphertext this key cannot open is invalidParams;
-    /// a failing signature or exchange is internalError.
-    func perform(with key: P256PrivateKey) throws(RPCError) -> [UInt8] {
+    /// The one thing the use asks of the right's private key, done where the key lives (by the
+    /// store: in the TPM for a TPM-resident key, else with the unsealed key): a signature, or the
+    /// raw ECDH shared secret with a peer. Ciphertext whose ephemeral key is not a P-256 point is
+    /// refused here, before the key is used.
+    enum KeyStep: Sendable {
+      /// A DER ECDSA signature of SHA-256(data).
+      case sign([UInt8])
+      /// The raw ECDH shared secret (x-coordinate) with the point.
+      case sharedSecret(with: P256PublicKey)
+    }
+
+    /// What the use asks of the key: `.sign` for a signature; for decryption, the ECDH with the
+    /// ciphertext's ephemeral key (invalidParams, decryptionFailed, when it has none); for an
+    /// exchange, the ECDH with the peer.
+    func keyStep() throws(RPCError) -> KeyStep {
       switch self {
-      case .sign(let data):
-        do { return try key.signature(for: data) } catch {
-          throw RPCError(.internalError, "Signing failed: \(error)")
-        }
+      case .sign(let data): return .sign(data)
       case .decrypt(let data):
-        do { return try key.decrypt(data) } catch {
-          throw RPCError(
-            .invalidParams,
-            "Invalid params: 'data' cannot be decrypted with this right's key (\(error)).",
-            data: ["field": "data", "reason": "decryptionFailed"])
+        do { return .sharedSecret(with: try ECIES.ephemeralKey(of: data)) } catch {
+          throw Self.undecryptable(error)
         }
-      case .exchange(let peer, let derivation):
+      case .exchange(let peer, _): return .sharedSecret(with: peer)
+      }
+    }
+
+    /// The use's answer from the key step's bytes: the signature as is; the plaintext of the
+    /// ciphertext under the shared secret (invalidParams when it does not open: another key's
+    /// ciphertext); the shared secret, derived with X9.63 SHA-256 when asked (internalError when
+    /// that fails).
+    func finish(keyAnswer: [UInt8]) throws(RPCError) -> [UInt8] {
+      switch self {
+      case .sign: return keyAnswer
+      case .decrypt(let data):
+        do { return try ECIES.open(data, sharedSecret: keyAnswer) } catch {
+          throw Self.undecryptable(error)
+        }
+      case .exchange(_, let derivation):
+        guard let derivation else { return keyAnswer }
         do {
-          guard let derivation else { return try key.sharedSecret(with: peer) }
-          return try key.sharedSecret(
-            with: peer, requestedSize: derivation.size, sharedInfo: derivation.sharedInfo)
+          return try X963KDF.deriveSHA256(
+            secret: keyAnswer, sharedInfo: derivation.sharedInfo, count: derivation.size)
         } catch {
           throw RPCError(.internalError, "Key exchange failed: \(error)")
         }
       }
+    }
+
+    /// Performs the whole use with an unsealed key in process (the key step by OpenSSL, then
+    /// `finish`): a failing signature or exchange is internalError.
+    func perform(with key: P256PrivateKey) throws(RPCError) -> [UInt8] {
+      let answer: [UInt8]
+      switch try keyStep() {
+      case .sign(let data):
+        do { answer = try key.signature(for: data) } catch {
+          throw RPCError(.internalError, "Signing failed: \(error)")
+        }
+      case .sharedSecret(let peer):
+        do { answer = try key.sharedSecret(with: peer) } catch {
+          throw RPCError(.internalError, "Key exchange failed: \(error)")
+        }
+      }
+      return try finish(keyAnswer: answer)
+    }
+
+    /// The answer to ciphertext this key cannot open.
+    private static func undecryptable(_ error: any Error) -> RPCError {
+      RPCError(
+        .invalidParams,
+        "Invalid params: 'data' cannot be decrypted with this right's key (\(error)).",
+        data: ["field": "data", "reason": "decryptionFailed"])
     }
   }
 }

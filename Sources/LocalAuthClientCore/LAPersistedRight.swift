@@ -42,7 +42,8 @@ public final class LAPersistedRight: LARight, @unchecked Sendable {
   func publicKeyExport() async throws -> PublicKeyExport {
     if let cached = publicKeyCache.withLock({ $0 }) { return cached }
     let result = try await callWithRight(PublicKeyRequest.self)
-    let export = PublicKeyExport(x963: Data(result.x963), der: Data(result.der))
+    let export = PublicKeyExport(
+      x963: Data(result.x963), der: Data(result.der), keyStore: result.keyStore)
     publicKeyCache.withLock { $0 = export }
     return export
   }
@@ -57,4 +58,6 @@ struct PublicKeyExport: Sendable, Equatable {
   var x963: Data
   /// DER SubjectPublicKeyInfo.
   var der: Data
+  /// Where the private key lives ("tpm" or "file"), nil from a daemon that does not say.
+  var keyStore: String?
 }

@@ -161,6 +161,13 @@ public struct LAPublicKey: Sendable {
     try await right.publicKeyExport().der
   }
 
+  /// Where the private half lives (not in Apple's API): "tpm" when it was made inside the TPM and
+  /// every signature and ECDH is done there, "file" when it is sealed under the device key; nil
+  /// from a daemon that does not say.
+  public func keyStore() async throws -> String? {
+    try await right.publicKeyExport().keyStore
+  }
+
   /// Whether the key can encrypt with the algorithm (both ECIES variable-IV forms).
   public func canEncrypt(using algorithm: LAKeyAlgorithm) -> Bool {
     KeyAlgorithm.decryption.contains(algorithm.rawValue)

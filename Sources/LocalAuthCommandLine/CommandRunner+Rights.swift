@@ -46,13 +46,15 @@ extension CommandRunner {
       let (x963, der) = (try await key.exportBytes(), try await key.exportDER())
       standardOutput(
         output.savedRight(
-          identifier, requirement: requirement, hasSecret: secret != nil, x963: x963, der: der))
+          identifier, requirement: requirement, hasSecret: secret != nil, x963: x963, der: der,
+          keyStore: try await key.keyStore()))
     case .show(let identifier, let reason, let pemPath):
       let right = try await authorizedRight(identifier, reason: reason, store: store)
       let key = right.key.publicKey
       let (x963, der) = (try await key.exportBytes(), try await key.exportDER())
       if let pemPath { try Self.write(Data((OutputFormatter.pem(der) + "\n").utf8), to: pemPath) }
-      standardOutput(output.publicKey(identifier, x963: x963, der: der))
+      standardOutput(
+        output.publicKey(identifier, x963: x963, der: der, keyStore: try await key.keyStore()))
     case .sign(let identifier, let reason, let input, let signaturePath):
       let message = try Self.read(input)
       let right = try await authorizedRight(identifier, reason: reason, store: store)

@@ -7,34 +7,45 @@ extension OutputFormatter {
   /// `rights save`: the saved right and its public key.
   public func savedRight(
     _ identifier: String, requirement: LAAuthenticationRequirement, hasSecret: Bool, x963: Data,
-    der: Data
+    der: Data, keyStore: String? = nil
   ) -> String {
     let name = RightsCommand.name(of: requirement)
     if json {
       return encode([
         "identifier": .string(identifier), "requirement": .string(name), "secret": .bool(hasSecret),
         "x963": .string(x963.base64EncodedString()), "der": .string(der.base64EncodedString()),
+        "keyStore": keyStore.map(JSONValue.string),
       ])
     }
     let secret = hasSecret ? ", with a secret" : ""
     return "saved \(identifier) (requirement \(name)\(secret))\n"
-      + publicKey(identifier, x963: x963, der: der)
+      + publicKey(identifier, x963: x963, der: der, keyStore: keyStore)
   }
 
-  /// `rights show`: the public key as X9.63 and DER (base64) and PEM.
-  public func publicKey(_ identifier: String, x963: Data, der: Data) -> String {
+  /// `rights show`: the public key as X9.63 and DER (base64) and PEM, and where the private key
+  /// lives (tpm-resident or file-sealed) when the daemon says.
+  public func publicKey(_ identifier: String, x963: Data, der: Data, keyStore: String? = nil)
+    -> String
+  {
     if json {
       return encode([
         "identifier": .string(identifier), "x963": .string(x963.base64EncodedString()),
         "der": .string(der.base64EncodedString()), "pem": .string(Self.pem(der)),
+        "keyStore": keyStore.map(JSONValue.string),
       ])
     }
+    let residence = keyStore.map { "  key:   \(Self.residence($0))\n" } ?? ""
     return """
       public key of \(identifier)
         X9.63: \(x963.base64EncodedString())
         DER:   \(der.base64EncodedString())
-      \(Self.pem(der))
+      \(residence)\(Self.pem(der))
       """
+  }
+
+  /// A key store as `rights show` and `ssh-key list` word it: "tpm-resident" or "file-sealed".
+  public static func residence(_ keyStore: String) -> String {
+    keyStore == "tpm" ? "tpm-resident" : keyStore == "file" ? "file-sealed" : keyStore
   }
 
   /// `rights sign`: the base64 DER signature alone (text), so a script can capture it.

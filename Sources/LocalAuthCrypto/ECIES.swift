@@ -17,4 +17,28 @@ public enum ECIES {
       plaintext, key: Array(material[0..<16]), iv: Array(material[16..<32]), aad: [])
     return ephemeralPoint + sealed.ciphertext + sealed.tag
   }
+
+  /// The ephemeral public key of `ciphertext`, the point whose ECDH with the recipient's key opens
+  /// it. Throws `CryptoError.invalidInput` for ciphertext shorter than its overhead or whose first
+  /// 65 bytes are not a P-256 point.
+  public static func ephemeralKey(of ciphertext: [UInt8]) throws -> P256PublicKey {
+    guard ciphertext.count >= overhead else {
+      throw CryptoError.invalidInput(
+        "ECIES ciphertext is \(ciphertext.count) bytes, shorter than its 81-byte overhead")
+    }
+    return try P256PublicKey(x963: Array(ciphertext[0..<65]))
+  }
+
+  /// Opens `ciphertext` given the raw ECDH shared secret of the recipient's key with its ephemeral
+  /// key (`ephemeralKey(of:)`), wherever that was computed (OpenSSL here, or a TPM's
+  /// `TPM2_ECDH_ZGen`): X9.63-KDF, then AES-GCM. Throws when the tag does not verify.
+  public static func open(_ ciphertext: [UInt8], sharedSecret: [UInt8]) throws -> [UInt8] {
+    _ = try ephemeralKey(of: ciphertext)
+    let ephemeralPoint = Array(ciphertext[0..<65])
+    let material = try X963KDF.deriveSHA256(
+      secret: sharedSecret, sharedInfo: ephemeralPoint, count: 32)
+    return try AESGCM.open(
+      Array(ciphertext[65..<(ciphertext.count - 16)]), tag: Array(ciphertext.suffix(16)),
+      key: Array(material[0..<16]), iv: Array(material[16..<32]), aad: [])
+  }
 }

@@ -50,16 +50,7 @@ extension P256PrivateKey {
   /// Decrypts Apple's eciesEncryptionStandardVariableIVX963SHA256AESGCM (and the Cofactor variant, identical on
   /// P-256): `ciphertext` is ephemeral X9.63 point (65) ‖ AES-GCM ciphertext ‖ tag (16).
   public func decrypt(_ ciphertext: [UInt8]) throws -> [UInt8] {
-    guard ciphertext.count >= ECIES.overhead else {
-      throw CryptoError.invalidInput(
-        "ECIES ciphertext is \(ciphertext.count) bytes, shorter than its 81-byte overhead")
-    }
-    let ephemeralPoint = Array(ciphertext[0..<65])
-    let ephemeral = try P256PublicKey(x963: ephemeralPoint)
-    let material = try X963KDF.deriveSHA256(
-      secret: sharedSecret(with: ephemeral), sharedInfo: ephemeralPoint, count: 32)
-    return try AESGCM.open(
-      Array(ciphertext[65..<(ciphertext.count - 16)]), tag: Array(ciphertext.suffix(16)),
-      key: Array(material[0..<16]), iv: Array(material[16..<32]), aad: [])
+    let ephemeral = try ECIES.ephemeralKey(of: ciphertext)
+    return try ECIES.open(ciphertext, sharedSecret: sharedSecret(with: ephemeral))
   }
 }

@@ -64,22 +64,30 @@ public struct SecretResult: KeyBytesResult, Equatable {
   public init(bytes: [UInt8]) { self.bytes = bytes }
 }
 
-/// `key.publicKey`'s answer: the right's public key, in X9.63 and DER.
+/// `key.publicKey`'s answer: the right's public key, in X9.63 and DER, and where its private key
+/// lives.
 public struct PublicKeyResult: MethodResult, Equatable {
   /// The X9.63 uncompressed point (65 bytes).
   public var x963: [UInt8]
   /// The SubjectPublicKeyInfo DER.
   public var der: [UInt8]
+  /// Where the private key lives: "tpm" (made inside the TPM) or "file" (sealed under the device
+  /// key); nil from a daemon that does not say.
+  public var keyStore: String?
   /// An answer.
-  public init(x963: [UInt8], der: [UInt8]) {
+  public init(x963: [UInt8], der: [UInt8], keyStore: String? = nil) {
     self.x963 = x963
     self.der = der
+    self.keyStore = keyStore
   }
-  /// `{x963, der}`, base64.
+  /// `{x963, der, keyStore}`, base64.
   public var json: JSONValue {
-    ["x963": .string(Base64.encode(x963)), "der": .string(Base64.encode(der))]
+    [
+      "x963": .string(Base64.encode(x963)), "der": .string(Base64.encode(der)),
+      "keyStore": keyStore.map(JSONValue.string),
+    ]
   }
-  /// From `{x963, der}`.
+  /// From `{x963, der, keyStore?}`.
   public init?(json: JSONValue) {
     guard let object = json.objectValue,
       let x963 = object["x963"]?.stringValue.flatMap(Base64.decode),
@@ -87,5 +95,6 @@ public struct PublicKeyResult: MethodResult, Equatable {
     else { return nil }
     self.x963 = x963
     self.der = der
+    keyStore = object["keyStore"]?.stringValue
   }
 }

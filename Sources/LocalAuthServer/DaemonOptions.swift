@@ -15,6 +15,8 @@ public struct DaemonOptions: Sendable, Equatable {
   public var checkConfigOnly = false
   /// --stderr: log to stderr even when a journal is there.
   public var forceStderr = false
+  /// --migrate-device-key: seal the store's device key by the TPM, remove device.key, exit (root).
+  public var migrateDeviceKey = false
 
   /// The default configuration file.
   public static let defaultConfigPath = "/etc/localauthd/localauthd.conf"
@@ -34,6 +36,9 @@ public struct DaemonOptions: Sendable, Equatable {
       --demo             Demo sensors: an enrolled face matching after ~1 s, passcode 1234
       --state-dir DIR    Keep persistent state in DIR (default $STATE_DIRECTORY)
       --check-config     Read the configuration, report problems, and exit
+      --migrate-device-key
+                         Root only: seal the state directory's device key by the TPM
+                         ([Keys] TCTI=), remove device.key, and exit
       --stderr           Log to stderr even when the journal is available
       --version          Print the version
       -h, --help         Print this help
@@ -59,6 +64,7 @@ public struct DaemonOptions: Sendable, Equatable {
       case "--state-dir": options.stateDirectory = try value(for: argument)
       case "--demo": options.demo = true
       case "--check-config": options.checkConfigOnly = true
+      case "--migrate-device-key": options.migrateDeviceKey = true
       case "--stderr": options.forceStderr = true
       case "--help", "-h": throw UsageError(nil)
       case "--version": throw UsageError(nil, version: true)

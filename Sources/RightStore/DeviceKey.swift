@@ -107,7 +107,7 @@ public struct DeviceKey: Sendable {
   }
 
   /// fsyncs the directory holding `path` so the new directory entry survives a crash.
-  private static func syncDirectory(containing path: String) {
+  static func syncDirectory(containing path: String) {
     let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     let descriptor = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { return }

@@ -53,10 +53,7 @@ extension RightStore {
   )
     throws -> [UInt8]
   {
-    let tpm = try keys.requireTPM(for: what)
-    guard let blobs, let decoded = TPMKeyBlobs(encoded: blobs) else {
-      throw RightStoreError.corrupt("\(what) lives in the TPM but its blobs are missing")
-    }
+    let (tpm, decoded) = try tpmKey(blobs, what: what)
     let auth = try keys.authValue(for: context)
     do {
       let (r, s) = try tpm.sign(digest: SHA256.hash(data), with: decoded, auth: auth)
@@ -64,5 +61,28 @@ extension RightStore {
     } catch {
       throw StoreKeys.failure(error, of: what, tcti: tpm.tcti)
     }
+  }
+
+  /// The TPM's ECDH shared secret (`Esys_ECDH_ZGen`: the x-coordinate, 32 bytes) of the key in
+  /// `blobs` with `peer` (`04 | X | Y`).
+  func tpmSharedSecret(
+    with peer: [UInt8], blobs: [UInt8]?, sealingContext context: [UInt8], what: String
+  ) throws -> [UInt8] {
+    let (tpm, decoded) = try tpmKey(blobs, what: what)
+    let auth = try keys.authValue(for: context)
+    do {
+      return try tpm.sharedSecret(with: peer, using: decoded, auth: auth)
+    } catch {
+      throw StoreKeys.failure(error, of: what, tcti: tpm.tcti)
+    }
+  }
+
+  /// The TPM and the decoded blobs of a key that lives there.
+  private func tpmKey(_ blobs: [UInt8]?, what: String) throws -> (TPM, TPMKeyBlobs) {
+    let tpm = try keys.requireTPM(for: what)
+    guard let blobs, let decoded = TPMKeyBlobs(encoded: blobs) else {
+      throw RightStoreError.corrupt("\(what) lives in the TPM but its blobs are missing")
+    }
+    return (tpm, decoded)
   }
 }

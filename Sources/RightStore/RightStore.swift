@@ -118,8 +118,10 @@ public final class RightStore: Sendable {
     }
   }
 
-  /// Saves a new right for `owner` under `identifier` with a freshly generated P-256 key pair and an optional
-  /// secret, both sealed under the device key, in one transaction. Throws `.alreadyExists` if the owner already
+  /// Saves a new right for `owner` under `identifier` with a new P-256 key pair and an optional
+  /// secret, in one transaction: the key made inside the TPM when the store makes new keys there
+  /// (sign and ECDH, its auth value derived from the device key), else generated here and sealed
+  /// under the device key; the secret always sealed under the device key. Throws `.alreadyExists` if the owner already
   /// has a right with this identifier, and `.limitReached(.savedRightsPerUID)` when the owner's uid already has
   /// `maxRightsPerUID` rights (of all its apps).
   public func saveRight(
@@ -131,11 +133,9 @@ public final class RightStore: Sendable {
     }
     try Self.checkNoNUL(identifier, "a right identifier")
     try Self.checkNoNUL(owner.appID, "an app ID")
-    let key = try mapCryptoError { try P256PrivateKey.generate() }
     let keyAAD = try SealingContext.aad(.privateKey, owner: owner, identifier: identifier)
-    let sealedKey = try mapCryptoError {
-      try keys.sealing().seal(key.rawScalar, authenticating: keyAAD)
-    }
+    let key = try newKey(
+      sealingContext: keyAAD, kind: .signingAndExchangeKey, what: "the key of right \(identifier)")
     let sealedSecret = try secret.map { secret in
       let aad = try SealingContext.aad(.secret, owner: owner, identifier: identifier)
       return try mapCryptoError { try keys.sealing().seal(secret, authenticating: aad) }
@@ -158,20 +158,21 @@ public final class RightStore: Sendable {
         try database.run(
           """
           INSERT INTO rights (uid, app_id, identifier, requirement, domain_state_hash, public_key,
-                              sealed_private_key, sealed_secret, created_at_ms)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                              sealed_private_key, sealed_secret, created_at_ms, key_store, tpm_key)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
           """,
           [
             .integer(Int64(owner.uid)), .text(owner.appID), .text(identifier), .text(requirement),
-            .optionalText(domainStateHash), .blob(key.publicKey.x963), .blob(sealedKey),
+            .optionalText(domainStateHash), .blob(key.publicKey.x963), .blob(key.sealed),
             .optionalBlob(sealedSecret), .integer(createdAt.value),
+            .text(key.residence.rawValue), .optionalBlob(key.tpmKey),
           ])
       }
     }
     return PersistedRightRecord(
       identifier: identifier, owner: owner, requirement: requirement,
       domainStateHash: domainStateHash,
-      publicKey: key.publicKey, createdAt: createdAt.date)
+      publicKey: key.publicKey, createdAt: createdAt.date, residence: key.residence)
   }
 
   /// The owner's right saved under `identifier`, or nil. Another owner's right is reported exactly like a missing one.
@@ -179,21 +180,26 @@ public final class RightStore: Sendable {
     let row = try withDatabase { database in
       try database.firstRow(
         """
-        SELECT requirement, domain_state_hash, public_key, created_at_ms FROM rights
+        SELECT requirement, domain_state_hash, public_key, created_at_ms, key_store FROM rights
         WHERE uid = ? AND app_id = ? AND identifier = ?
         """,
         [.integer(Int64(owner.uid)), .text(owner.appID), .text(identifier)]
-      ) { row in (row.text(0) ?? "", row.text(1), row.blob(2) ?? [], row.integer(3)) }
+      ) { row in
+        (row.text(0) ?? "", row.text(1), row.blob(2) ?? [], row.integer(3), row.text(4) ?? "")
+      }
     }
-    guard let (requirement, domainStateHash, point, createdAt) = row else { return nil }
+    guard let (requirement, domainStateHash, point, createdAt, store) = row else { return nil }
     guard let publicKey = try? P256PublicKey(x963: point) else {
       throw RightStoreError.corrupt(
         "the stored public key of right \(identifier) is not a valid P-256 point")
     }
+    guard let residence = KeyResidence(rawValue: store) else {
+      throw RightStoreError.corrupt("right \(identifier) lives in an unknown key store '\(store)'")
+    }
     return PersistedRightRecord(
       identifier: identifier, owner: owner, requirement: requirement,
       domainStateHash: domainStateHash,
-      publicKey: publicKey, createdAt: Milliseconds(value: createdAt).date)
+      publicKey: publicKey, createdAt: Milliseconds(value: createdAt).date, residence: residence)
   }
 
   /// Removes the owner's right saved under `identifier`; returns whether there was one.

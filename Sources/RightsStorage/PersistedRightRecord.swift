@@ -15,12 +15,15 @@ public struct PersistedRightRecord: Sendable, Equatable {
   public var publicKey: P256PublicKey
   /// When the right was saved (millisecond precision).
   public var createdAt: Date
+  /// Where its private key lives: made inside the TPM, or sealed in the store.
+  public var residence: KeyResidence = .file
 
   /// A record of these fields (the store makes them; tests and tools may too).
   public init(
     identifier: String, owner: Owner, requirement: String, domainStateHash: String?,
-    publicKey: P256PublicKey, createdAt: Date
+    publicKey: P256PublicKey, createdAt: Date, residence: KeyResidence = .file
   ) {
+    self.residence = residence
     self.identifier = identifier
     self.owner = owner
     self.requirement = requirement

@@ -27,8 +27,15 @@ public protocol RightsStorage: Sendable {
   func removeRight(owner: Owner, identifier: String) throws -> Bool
   /// Removes every right of the owner; how many there were.
   func removeAllRights(owner: Owner) throws -> Int
-  /// The right's private key, unsealed.
+  /// The right's private key, unsealed (a file-sealed right only; a TPM key never leaves the TPM).
   func privateKey(for record: PersistedRightRecord) throws -> P256PrivateKey
+  /// The right's ECDSA signature (DER) of SHA-256(`data`), by the TPM for a TPM-resident key.
+  /// Throws `.keyUnavailable` when the key cannot be used here.
+  func rightSignature(for record: PersistedRightRecord, of data: [UInt8]) throws -> [UInt8]
+  /// The raw ECDH shared secret (the 32-byte x-coordinate) of the right's key with `peer`, by the
+  /// TPM (`TPM2_ECDH_ZGen`) for a TPM-resident key. Throws like `rightSignature(for:of:)`.
+  func rightSharedSecret(for record: PersistedRightRecord, with peer: P256PublicKey) throws
+    -> [UInt8]
   /// The right's secret, unsealed, or nil when it has none.
   func secret(for record: PersistedRightRecord) throws -> [UInt8]?
 

@@ -25,9 +25,14 @@ do {
   exit(0)
 }
 do {
+  if options.migrateDeviceKey { try Daemon.checkMayMigrateDeviceKey() }
   let daemon = try Daemon(options: options)
   if options.checkConfigOnly {
     print("configuration OK")
+    exit(0)
+  }
+  if options.migrateDeviceKey {
+    print(try daemon.migrateDeviceKey())
     exit(0)
   }
   exit(try daemon.run())

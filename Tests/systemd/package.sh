@@ -52,7 +52,7 @@ check "the package ships the password helper, stripped, with its units and PAM s
         -a -f etc/pam.d/localauthd-password -a -f usr/share/man/man8/localauthd-password-helper.8.gz"
 depends=$(dpkg-deb -f "$DEB" Depends)
 echo "     Depends: $depends"
-for library in libssl3 libsqlite3-0 libsystemd0 libpam0g libtss2-esys-3.0.2-0; do
+for library in libssl3 libsqlite3-0 libsystemd0 libpam0g libtss2-esys-3.0.2-0 tpm-udev; do
     check "the package depends on $library" grep -q "\b$library\b" <<<"$depends"
 done
 if [ -f "$DBGSYM" ]; then

@@ -3,7 +3,8 @@
 # install.mk stages everything with the right modes, `systemd-analyze verify`
 # accepts the units, `systemd-analyze security --offline=yes` scores the
 # service <= 2.0, the catalog compiles with all eight MESSAGE_IDs,
-# systemd-sysusers accepts the sysusers file, and (when a daemon binary is
+# systemd-sysusers accepts the sysusers file (and makes the tss group), the unit
+# reaches /dev/tpmrm0 and no other device, and (when a daemon binary is
 # given) `localauthd --check-config` accepts the example configuration.
 #
 # Usage: verify-units.sh [LOCALAUTHD]   (or LOCALAUTHD=path; optional here)
@@ -87,6 +88,20 @@ mkdir -p "$WORK/sysroot/etc"
 sysusers=$(systemd-sysusers --root="$WORK/sysroot" --dry-run "$SRC/localauthd.sysusers" 2>&1)
 check "systemd-sysusers accepts localauthd.sysusers (user localauthd, group localauth)" \
     bash -c 'grep -q "localauthd" <<<"$1" && grep -q "localauth\b" <<<"$1"' _ "$sysusers"
+check "localauthd.sysusers makes the group tss when nothing else did (SupplementaryGroups=tss)" \
+    grep -q "group 'tss'" <<<"$sysusers"
+
+# The TPM ([Keys] Store=auto|tpm): /dev/tpmrm0 and nothing more. PrivateDevices= stays on, the one
+# node is bound into its /dev (optional: no TPM, no failure), the device cgroup allows it alone, and
+# the tss group opens it; never the raw /dev/tpm0 and never PrivateDevices=no.
+unit_has() { grep -qx "$1" "$SRC/localauthd.service"; }
+for line in 'PrivateDevices=yes' 'BindPaths=-/dev/tpmrm0' 'DevicePolicy=closed' \
+    'DeviceAllow=/dev/tpmrm0 rw' 'SupplementaryGroups=tss'; do
+    check "localauthd.service has $line" unit_has "$line"
+done
+check "localauthd.service grants no other device (no /dev/tpm0, no other DeviceAllow=)" \
+    bash -c "! grep -E '^(DeviceAllow=|BindPaths=|BindReadOnlyPaths=)' '$SRC/localauthd.service' | grep -v tpmrm0 | grep -q . &&
+      ! grep -v '^#' '$SRC/localauthd.service' | grep -q '/dev/tpm0'"
 
 LOCALAUTHD=${LOCALAUTHD:-${1:-}}
 if [ -n "$LOCALAUTHD" ]; then
