@@ -341,14 +341,10 @@ public actor Broker {
   /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
   func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
     guard !monitors.isEmpty else { return }
-    var params: JSONObject = [
-      "event": .string(event), "requestID": .string(evaluation.requestID),
-      "clientPID": .int(Int(evaluation.client.peer.pid)),
-      "clientUID": .int(Int(evaluation.client.peer.uid)),
-      "clientName": .string(evaluation.client.name), "policy": evaluation.policy.json,
-      "ownerUID": .int(Int(evaluation.owner.uid)),
-    ]
-    params.members.append(contentsOf: extra.members)
+    let params = MonitorEvent(
+      event: event, requestID: evaluation.requestID, clientPID: Int(evaluation.client.peer.pid),
+      clientUID: Int(evaluation.client.peer.uid), clientName: evaluation.client.name,
+      policy: evaluation.policy, ownerUID: Int(evaluation.owner.uid), details: extra)
     monitors.send(params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
   }
 

@@ -28,7 +28,8 @@ struct MonitorSubscribers {
 
   /// Sends an evaluation's event to each subscriber allowed to see it: admins, the evaluation's
   /// client's uid and its owner's uid.
-  func send(_ params: JSONObject, clientUID: UInt32, ownerUID: UInt32) {
+  func send(_ event: MonitorEvent, clientUID: UInt32, ownerUID: UInt32) {
+    let params = event.object
     for client in clients.values
     where client.isAdmin || client.peer.uid == clientUID || client.peer.uid == ownerUID {
       client.channel.notify(Notification.monitorEvent, params)
@@ -42,7 +43,8 @@ struct MonitorSubscribers {
     guard digest != lastEnvironment else { return false }
     lastEnvironment = digest
     for client in clients.values {
-      client.channel.notify(Notification.monitorEvent, ["event": "environment"])
+      client.channel.notify(
+        Notification.monitorEvent, MonitorEvent(machineEvent: "environment").object)
     }
     return true
   }

@@ -44,5 +44,5 @@ public enum MonitorEventNotification: NotificationType {
   /// `monitor.event`
   public static let method = "monitor.event"
   /// `{event, requestID, …}`.
-  public typealias Params = NotificationParams
+  public typealias Params = MonitorEvent
 }

@@ -69,12 +69,3 @@ public protocol NotificationType: Sendable {
   /// The wire name (`evaluation.started`).
   static var method: String { get }
 }
-
-/// The params of a notification with no type of its own yet (monitor.event, agent.*), read by
-/// field name.
-public struct NotificationParams: MethodParams, NotificationPayload {
-  /// The params object.
-  public let object: JSONObject
-  /// Params over an object.
-  public init(object: JSONObject) { self.object = object }
-}

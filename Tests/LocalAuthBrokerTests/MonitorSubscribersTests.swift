@@ -27,13 +27,13 @@ import Testing
     let (owner, ownerSeen) = Self.client(uid: 0, number: 3)
     let (stranger, strangerSeen) = Self.client(uid: 2000, number: 4)
     for client in [admin, same, owner, stranger] { monitors.subscribe(client, environment: "e") }
-    monitors.send(["event": "started"], clientUID: 1000, ownerUID: 0)
+    monitors.send(MonitorEvent(params: ["event": "started"]), clientUID: 1000, ownerUID: 0)
     #expect(adminSeen.notifications(Notification.monitorEvent).count == 1)
     #expect(sameSeen.notifications(Notification.monitorEvent).count == 1)
     #expect(ownerSeen.notifications(Notification.monitorEvent).count == 1)
     #expect(strangerSeen.notifications(Notification.monitorEvent).isEmpty)
     monitors.unsubscribe(same)
-    monitors.send(["event": "finished"], clientUID: 1000, ownerUID: 0)
+    monitors.send(MonitorEvent(params: ["event": "finished"]), clientUID: 1000, ownerUID: 0)
     #expect(sameSeen.notifications(Notification.monitorEvent).count == 1)
   }
 
