@@ -44,7 +44,8 @@ static int fill_address(struct sockaddr_un *addr, const char *path) {
         return 0;
 }
 
-int las_listen_unix(const char *path, int backlog) {
+/* A listening socket at path; with set_mode, its mode is set before bind(2) (Linux honours it). */
+static int listen_unix(const char *path, int backlog, int set_mode, mode_t mode) {
         struct sockaddr_un addr;
         int rc = fill_address(&addr, path);
         if (rc < 0)
@@ -52,7 +53,8 @@ int las_listen_unix(const char *path, int backlog) {
         int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
         if (fd < 0)
                 return -errno;
-        if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 || listen(fd, backlog) < 0) {
+        if ((set_mode && fchmod(fd, mode) < 0) || bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
+            listen(fd, backlog) < 0) {
                 int e = errno;
                 close(fd);
                 return -e;
@@ -60,21 +62,12 @@ int las_listen_unix(const char *path, int backlog) {
         return fd;
 }
 
+int las_listen_unix(const char *path, int backlog) {
+        return listen_unix(path, backlog, 0, 0);
+}
+
 int las_listen_unix_mode(const char *path, int backlog, unsigned mode) {
-        struct sockaddr_un addr;
-        int rc = fill_address(&addr, path);
-        if (rc < 0)
-                return rc;
-        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-        if (fd < 0)
-                return -errno;
-        if (fchmod(fd, (mode_t)mode) < 0 || bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0 ||
-            listen(fd, backlog) < 0) {
-                int e = errno;
-                close(fd);
-                return -e;
-        }
-        return fd;
+        return listen_unix(path, backlog, 1, (mode_t)mode);
 }
 
 int las_connect_unix(const char *path) {

@@ -327,27 +327,6 @@ public actor Broker {
       data: ["requestID": .string(evaluation.requestID), "reason": reason.map(JSONValue.string)])
   }
 
-  /// Sends an evaluation's notification to its client, if it is still connected.
-  func notify<N: NotificationType>(_ evaluation: Evaluation, _: N.Type, _ params: N.Params) {
-    guard evaluation.client.connected else { return }
-    evaluation.client.channel.notify(N.method, params.object)
-  }
-
-  /// A notification's params without the requestID (the agent's and the monitors' own carry it).
-  static func body(_ params: some NotificationPayload) -> JSONObject {
-    JSONObject(params.object.members.filter { $0.key != "requestID" })
-  }
-
-  /// Sends a monitor.event to every monitoring client allowed to see this evaluation.
-  func monitor(_ evaluation: Evaluation, _ event: String, _ extra: JSONObject) {
-    guard !monitors.isEmpty else { return }
-    let params = MonitorEvent(
-      event: event, requestID: evaluation.requestID, clientPID: Int(evaluation.client.peer.pid),
-      clientUID: Int(evaluation.client.peer.uid), clientName: evaluation.client.name,
-      policy: evaluation.policy, ownerUID: Int(evaluation.owner.uid), details: extra)
-    monitors.send(params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
-  }
-
   /// The connections that called `broker.monitor`.
   var monitors = MonitorSubscribers()
   /// Per owner: enrolment changes counted (kept in the rights store), and the enrolled set last
