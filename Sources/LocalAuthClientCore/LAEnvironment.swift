@@ -4,8 +4,9 @@ import Synchronization
 
 /// Receives changes of an `LAEnvironment` (Apple's LAEnvironmentObserver, `LAEnvironment.Observer`
 /// in Swift). The method has a default that does nothing, as Apple's is optional. Like Apple's, it
-/// does not demand `Sendable`: the environment calls it from its own task, so an observer that
-/// touches main-actor state hops there itself (`Task { @MainActor in … }`).
+/// does not demand `Sendable`: the environment calls it from a thread of its own
+/// (`ObserverThread`), so an observer that touches main-actor state hops there itself
+/// (`Task { @MainActor in … }`).
 public protocol LAEnvironmentObserver: AnyObject {
   /// The environment's state changed; `environment.state` is the new one.
   func environment(
@@ -23,7 +24,8 @@ extension LAEnvironmentObserver {
 /// LAEnvironment, iOS 18 / macOS 15), fed by the daemon: while an observer is registered, the
 /// environment follows `broker.monitor` notifications (`monitor.event` "environment", sent when
 /// enrollment, lockout, passcode or sensor availability change, and every finished evaluation)
-/// and re-reads `sensors.list` and `context.domainState`. Thread-safe.
+/// and re-reads `sensors.list` and `context.domainState`, on a thread of its own, so observers
+/// hear of a change while the app's cooperative threads are blocked. Thread-safe.
 ///
 /// ```swift
 /// final class Watcher: LAEnvironmentObserver {
@@ -76,7 +78,9 @@ public final class LAEnvironment: Sendable {
     observed.withLock { observed in
       guard observed.watcher == nil, !observed.observers.isEmpty else { return }
       observed.state = baseline
-      observed.watcher = Task { [weak self] in await self?.follow() }
+      observed.watcher = Task(executorPreference: ObserverThread.shared) { [weak self] in
+        await self?.follow()
+      }
     }
   }
 

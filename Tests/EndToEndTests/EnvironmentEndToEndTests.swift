@@ -1,5 +1,6 @@
 import Foundation
 import LocalAuthClient
+import LocalAuthProtocol
 import LocalAuthTestSupport
 import Synchronization
 import Testing
@@ -38,13 +39,13 @@ struct EnvironmentEndToEndTests {
     let recorder = Recorder()
     environment.addObserver(recorder)
     #expect(
-      try await eventually {
+      await eventually {
         environment.state.biometry?.isEnrolled == true
       }, "the environment to be followed")
     try await LocalAuthDaemon(connection: connection).unenroll(
       sensor: "face", identity: "demo-user")
     #expect(
-      try await eventually {
+      await eventually {
         recorder.changes.withLock { !$0.isEmpty }
       }, "the unenrollment to be observed")
     let change = try #require(recorder.changes.withLock { $0.first })
@@ -57,5 +58,37 @@ struct EnvironmentEndToEndTests {
     // Not followed any more: the state is read afresh, and the recorder hears nothing.
     #expect(environment.state.biometry?.isEnrolled == true)
     #expect(recorder.changes.withLock { $0.count } == 1)
+  }
+
+  /// Counts the cooperative threads a test holds.
+  final class Holders: Sendable {
+    let count = Mutex(0)
+  }
+
+  /// Apple's observers hear of a change on the environment's own queue; these on its own thread,
+  /// so a change is heard while every cooperative thread is blocked (an app in a synchronous call).
+  @Test func observersHearOfAChangeWhileEveryCooperativeThreadIsBlocked() async throws {
+    let daemon = try RunningDaemon()
+    try daemon.start()
+    let connection = daemon.connection()
+    let environment = LAEnvironment(connection: connection)
+    let recorder = Recorder()
+    environment.addObserver(recorder)
+    defer { environment.removeObserver(recorder) }
+    let heard: @Sendable () -> Bool = { recorder.changes.withLock { !$0.isEmpty } }
+    let holders = Holders()
+    let others = ProcessInfo.processInfo.activeProcessorCount - 1
+    for _ in 0..<others {
+      Task.detached {
+        holders.count.withLock { $0 += 1 }
+        _ = eventually(blocking: .milliseconds(10), heard)
+      }
+    }
+    _ = eventually(blocking: .milliseconds(1)) { holders.count.withLock { $0 } == others }
+    // This thread blocks too: only the observer thread can hear the change now.
+    _ = try connection.callAndWait(
+      UnenrollRequest.self, EnrollmentParams(sensor: "face", identity: "demo-user"))
+    #expect(eventually(blocking: .milliseconds(10), heard), "the unenrollment to be observed")
+    #expect(recorder.changes.withLock { $0.first?.new.biometry?.isEnrolled } == false)
   }
 }
