@@ -50,12 +50,16 @@ extension Broker {
 
   func status() -> BrokerStatus {
     var findings: [String: Int] = [:]
-    for kind in Finding.Kind.allCases { findings[kind.rawValue] = diagnostics.counts[kind] ?? 0 }
+    for kind in Finding.Kind.allCases {
+      findings[kind.rawValue] = observability.diagnostics.counts[kind] ?? 0
+    }
     return BrokerStatus(
-      version: version, uptimeSeconds: Double((time.now() - startedAt).components.seconds),
-      clients: clientCount, evaluating: running == nil ? 0 : 1, queued: queue.count,
-      storeRequests: rights.backlog.total, outcomes: outcomes, findings: findings,
-      keyStore: keyStore.map(Self.keyStoreSummary))
+      version: version,
+      uptimeSeconds: Double((services.time.now() - services.startedAt).components.seconds),
+      clients: clientCount, evaluating: scheduler.running == nil ? 0 : 1,
+      queued: scheduler.queue.count,
+      storeRequests: rights.backlog.total, outcomes: observability.outcomes, findings: findings,
+      keyStore: device.keyStore.map(Self.keyStoreSummary))
   }
 
   /// Where keys live, as `broker.status` says (docs/protocol.md): `store` ("tpm" when new keys
@@ -68,7 +72,7 @@ extension Broker {
   }
 
   func startMonitoring(_ client: ClientSession) -> MonitorResult {
-    monitors.subscribe(client, environment: environmentDigest)
+    observability.monitors.subscribe(client, environment: environmentDigest)
     return MonitorResult()
   }
 
@@ -91,7 +95,7 @@ extension Broker {
           status.failedAttempts = person.consecutiveBiometricFailures
         } else if state.kind == .passcode {
           status.passcodeSet = person.passcode != nil
-          status.lockedOut = person.passcodeRetryNotBefore.map { time.now() < $0 } ?? false
+          status.lockedOut = person.passcodeRetryNotBefore.map { services.time.now() < $0 } ?? false
           status.failedAttempts = person.consecutivePasscodeFailures
         }
         if let scriptable = driver as? any ScriptableSensor {
@@ -177,18 +181,18 @@ extension Broker {
           .permissionDenied, "Changing your passcode needs the current one ('oldPasscode').",
           data: ["field": "oldPasscode"])
       }
-      if let notBefore = current.passcodeRetryNotBefore, time.now() < notBefore {
+      if let notBefore = current.passcodeRetryNotBefore, services.time.now() < notBefore {
         throw Self.passcodeDelayError(secondsUntil(notBefore))
       }
     }
     // Hashing is slow on purpose and runs on one thread: one change at a time per caller's uid, so
     // nobody can queue up hashing work that delays everyone else's passcode checks.
     let caller = client.peer.uid
-    guard owners.beginPasscodeChange(by: caller) else {
+    guard device.owners.beginPasscodeChange(by: caller) else {
       throw RPCError.limit("PasscodeChangesPerUID", 1, "passcode changes in progress for this uid")
     }
     Task {
-      defer { self.owners.endPasscodeChange(by: caller) }
+      defer { self.device.owners.endPasscodeChange(by: caller) }
       if mustProve, let old {
         // One guess like any other: judged against the back-off when it is checked.
         switch await self.judgePasscodeGuess(.typed(old), owner: owner.uid) {
@@ -208,7 +212,7 @@ extension Broker {
       var hash: PasscodeHash?
       if let passcode {
         do {
-          hash = try await self.hasher.hash(passcode)
+          hash = try await self.services.hasher.hash(passcode)
         } catch {
           respond.respond(.failure(RPCError(.internalError, "Cannot hash the passcode.")))
           return

@@ -44,16 +44,16 @@ extension Broker {
       guard let pid = try params.pid() else {
         throw .invalidParams("pid", "is required with scope 'process'")
       }
-      guard processes.owner(ofProcess: Int32(pid)) == client.peer.uid else {
+      guard services.processes.owner(ofProcess: Int32(pid)) == client.peer.uid else {
         throw .invalidParams("pid", "must be a running process of your own user")
       }
       scope = .process(Int32(pid))
     default:
       throw .invalidParams("scope", "must be 'user', 'session' or 'process'")
     }
-    let agent = try agents.register(
+    let agent = try sessions.agents.register(
       client, scope: scope, limit: configuration.maxAgentsPerUser,
-      since: Int64(time.sinceEpoch().milliseconds / 1000))
+      since: Int64(services.time.sinceEpoch().milliseconds / 1000))
     client.agent = agent
     return AgentRegisterResult(
       agent: agent.id, uid: client.peer.uid, user: account(of: client).name,
@@ -64,8 +64,8 @@ extension Broker {
   func unregisterAgent(of client: ClientSession) {
     guard let agent = client.agent else { return }
     client.agent = nil
-    agents.remove(agent)
-    for evaluation in evaluations.values where evaluation.agent === agent {
+    sessions.agents.remove(agent)
+    for evaluation in scheduler.evaluations.values where evaluation.agent === agent {
       evaluation.agent = nil
       if evaluation.phase == .running {
         finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "agentGone")))
@@ -78,7 +78,7 @@ extension Broker {
   func agent(for evaluation: Evaluation) -> PromptAgent? {
     // System evaluations are the module's own prompt: no agent shows or answers them.
     guard !evaluation.isSystem else { return nil }
-    return agents.agent(owner: evaluation.owner.uid, requester: evaluation.client.peer)
+    return sessions.agents.agent(owner: evaluation.owner.uid, requester: evaluation.client.peer)
   }
 
   /// Shows a starting evaluation on its owner's agent, if there is one.
@@ -121,7 +121,7 @@ extension Broker {
   {
     let requestID = try params.requestID()
     let action = try params.action()
-    guard let agent = client.agent, let evaluation = evaluations[requestID],
+    guard let agent = client.agent, let evaluation = scheduler.evaluations[requestID],
       evaluation.agent === agent, evaluation.phase == .running
     else {
       throw RPCError(
@@ -187,7 +187,7 @@ extension Broker {
     } else {
       uid = client.peer.uid
     }
-    let listed = agents.connected(uid: uid).map { agent in
+    let listed = sessions.agents.connected(uid: uid).map { agent in
       var entry = ListedAgent(pid: Int(agent.pid), scope: agent.scope.kind, since: Int(agent.since))
       switch agent.scope {
       case .session(let id): entry.session = id

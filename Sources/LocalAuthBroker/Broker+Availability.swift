@@ -47,7 +47,7 @@ extension Broker {
     if !readiness.connected {
       return .failure(readiness.removable ? .biometryDisconnected : .biometryNotAvailable)
     }
-    let standing = owners.standing(owner)
+    let standing = device.owners.standing(owner)
     if needsPasscode && !standing.hasPasscode && loginPasswordSensor(owner: owner) == nil {
       return .failure(.passcodeNotSet)
     }
@@ -151,7 +151,7 @@ extension Broker {
     }
     guard !entries.isEmpty else { return nil }
     let text = "\(owner)\u{1}" + entries.sorted().joined(separator: "\u{1}")
-    let digest = HMACSHA256.authenticate(Array(text.utf8), key: digestKey)
+    let digest = HMACSHA256.authenticate(Array(text.utf8), key: device.digestKey)
     return digest.prefix(16).map { byte in
       let hex = String(byte, radix: 16)
       return byte < 16 ? "0" + hex : hex

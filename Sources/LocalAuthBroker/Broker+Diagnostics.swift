@@ -18,7 +18,7 @@ extension Broker {
   }
 
   /// The clock's time, for traces (converted to milliseconds since start only when shown).
-  var diagnosticsNow: Duration { time.now() }
+  var diagnosticsNow: Duration { services.time.now() }
 
   /// How the detectors tell clients apart: uid and app id, or uid and pid before a client
   /// says hello (its app id is still the default `uid-N`), so unrelated processes of one user
@@ -36,10 +36,10 @@ extension Broker {
     let trace = PromptTrace(
       evaluation, key: diagnosticsKey(evaluation.client), submittedAt: diagnosticsNow)
     evaluation.trace = trace
-    for finding in diagnostics.submitted(
-      trace, configuration: configuration.diagnostics, origin: startedAt)
+    for finding in observability.diagnostics.submitted(
+      trace, configuration: configuration.diagnostics, origin: services.startedAt)
     {
-      log.finding(finding)
+      services.log.finding(finding)
       monitor(evaluation, "finding", finding.json.objectValue ?? [:])
     }
   }
@@ -94,12 +94,12 @@ extension Broker {
     guard let trace = evaluation.trace else { return }
     trace.result = result.name
     trace.reason = result.reason
-    diagnostics.finished(trace, at: diagnosticsNow)
+    observability.diagnostics.finished(trace, at: diagnosticsNow)
   }
 
   /// The client invalidated a context (before its in-flight evaluation, if any, is ended).
   func diagnoseInvalidated(_ context: AuthContext, client: ClientSession) {
-    diagnostics.invalidated(
+    observability.diagnostics.invalidated(
       contextID: context.id, inFlight: context.inFlight?.trace, key: diagnosticsKey(client),
       at: diagnosticsNow, configuration: configuration.diagnostics)
   }
@@ -113,15 +113,18 @@ extension Broker {
     throws(RPCError) -> FindingsReport
   {
     let appID = try params.appID()
-    let visible = diagnostics.findings.filter {
+    let visible = observability.diagnostics.findings.filter {
       maySee($0.clientUID, client) && (appID == nil || $0.appID == appID)
     }
     var counts: [String: Int] = [:]
-    for kind in Finding.Kind.allCases { counts[kind.rawValue] = diagnostics.counts[kind] ?? 0 }
+    for kind in Finding.Kind.allCases {
+      counts[kind.rawValue] = observability.diagnostics.counts[kind] ?? 0
+    }
     return FindingsReport(
       counts: counts, kept: configuration.diagnostics.findingsKept,
-      findings: visible.map(\.wire), uptimeMs: (time.now() - startedAt).milliseconds,
-      repeatsNotReported: diagnostics.repeatsNotReported)
+      findings: visible.map(\.wire),
+      uptimeMs: (services.time.now() - services.startedAt).milliseconds,
+      repeatsNotReported: observability.diagnostics.repeatsNotReported)
   }
 
   private func trace(_ params: TraceRequest.Params, client: ClientSession) throws(RPCError)
@@ -129,10 +132,10 @@ extension Broker {
   {
     let appID = try params.appID()
     let pid = try params.pid()
-    let traces = diagnostics.traces { trace in
+    let traces = observability.diagnostics.traces { trace in
       maySee(trace.clientUID, client) && (appID == nil || trace.appID == appID)
         && (pid == nil || Int(trace.clientPID) == pid)
     }
-    return TraceResult(evaluations: traces.map { $0.traced(since: startedAt) })
+    return TraceResult(evaluations: traces.map { $0.traced(since: services.startedAt) })
   }
 }

@@ -11,10 +11,10 @@ extension Broker {
   func appDomainState(owner: UInt32, client: ClientSession) -> String? {
     noteEnrolment(owner: owner)
     guard let enrolled = domainStateHash(owner: owner) else { return nil }
-    let generation = enrolmentGenerations[owner, default: 0]
+    let generation = device.enrolmentGenerations[owner, default: 0]
     let app = "\(client.appID)\u{0}\(client.peer.executable ?? "")"
     let text = "app\u{1}\(owner)\u{1}\(generation)\u{1}\(app)\u{1}\(enrolled)"
-    let digest = HMACSHA256.authenticate(Array(text.utf8), key: digestKey)
+    let digest = HMACSHA256.authenticate(Array(text.utf8), key: device.digestKey)
     return Base64.encode(Array(digest.prefix(16)))
   }
 
@@ -25,16 +25,16 @@ extension Broker {
   /// (enrolments made at run time and gone with the restart) counts as one more change.
   func noteEnrolment(owner: UInt32) {
     let current = domainStateHash(owner: owner) ?? ""
-    guard let seen = observedEnrolments[owner] else {
-      observedEnrolments[owner] = current
+    guard let seen = device.observedEnrolments[owner] else {
+      device.observedEnrolments[owner] = current
       return
     }
     guard seen != current else { return }
-    let generation = enrolmentGenerations[owner, default: 0] + 1
-    enrolmentGenerations[owner] = generation
-    observedEnrolments[owner] = current
+    let generation = device.enrolmentGenerations[owner, default: 0] + 1
+    device.enrolmentGenerations[owner] = generation
+    device.observedEnrolments[owner] = current
     let record = EnrolmentGenerationRecord(uid: owner, generation: generation, observed: current)
-    let log = self.log
+    let log = services.log
     rights.lane.submit { store in
       do {
         try store.saveEnrolmentGeneration(record)

@@ -4,7 +4,7 @@ extension Broker {
   /// What a client's LAEnvironment shows, reduced to one string: sensor availability, and for
   /// every owner the daemon knows, its enrolled identities, lockout and whether a passcode is set.
   var environmentDigest: String {
-    let uids = Set(owners.states.keys).union([configuration.setupOwner]).sorted()
+    let uids = Set(device.owners.states.keys).union([configuration.setupOwner]).sorted()
     var parts: [String] = sensors.drivers.map { driver in
       let state = driver.state(for: configuration.setupOwner)
       return "\(state.name):\(state.available):\(state.connected)"
@@ -25,7 +25,7 @@ extension Broker {
   /// changed since the last announcement (LAEnvironment observers refresh on it). Carries no
   /// details: each client reads what it may see with `sensors.list`.
   func announceEnvironmentChange() {
-    guard !monitors.isEmpty else { return }
-    monitors.announce(environment: environmentDigest)
+    guard !observability.monitors.isEmpty else { return }
+    observability.monitors.announce(environment: environmentDigest)
   }
 }

@@ -86,7 +86,9 @@ extension Broker {
   /// The outcome known without a prompt: reuse, unavailability, non-interactive, a full queue.
   private func immediateOutcome(_ evaluation: Evaluation) -> EvaluationOutcome? {
     let context = evaluation.context
-    if shuttingDown { return .failure(error(.systemCancel, evaluation, reason: "shutdown")) }
+    if scheduler.shuttingDown {
+      return .failure(error(.systemCancel, evaluation, reason: "shutdown"))
+    }
     if let system = evaluation.system {
       if case .failure(var refusal) = systemAvailability(owner: evaluation.owner.uid, system) {
         refusal.data["requestID"] = .string(evaluation.requestID)
@@ -105,7 +107,7 @@ extension Broker {
     if !evaluation.client.interactive || context.options.interactionNotAllowed {
       return .failure(error(.notInteractive, evaluation))
     }
-    if running != nil, let refusal = queueRefusal(for: evaluation) {
+    if scheduler.running != nil, let refusal = queueRefusal(for: evaluation) {
       return .failure(refusal)
     }
     return nil
@@ -114,7 +116,7 @@ extension Broker {
   /// queueFull when one more evaluation of this client would pass a queue limit (in total, per
   /// connection, per uid but root's).
   func queueRefusal(for evaluation: Evaluation) -> RPCError? {
-    queue.refusal(
+    scheduler.queue.refusal(
       for: evaluation,
       limits: EvaluationQueue.Limits(
         total: configuration.maxQueue, perClient: configuration.maxQueuePerClient,

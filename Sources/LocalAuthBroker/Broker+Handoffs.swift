@@ -10,7 +10,7 @@ extension Broker {
 
   /// The wall clock as a date, from the injected clock (the core reads no clock of its own).
   nonisolated func wallDate() -> Date {
-    Date(timeIntervalSince1970: Double(time.sinceEpoch().milliseconds) / 1000)
+    Date(timeIntervalSince1970: Double(services.time.sinceEpoch().milliseconds) / 1000)
   }
 
   // MARK: handoff.*
@@ -117,7 +117,8 @@ extension Broker {
       responder.respond(.failure(error))
       return
     }
-    for other in clients.values where other.peer.uid == uid && other.appID == handoff.owner.appID {
+    for other in sessions.clients.values
+    where other.peer.uid == uid && other.appID == handoff.owner.appID {
       other.channel.notify(
         Notification.handoffStateChanged,
         StateChangedEvent(member: "handoff", handle: handoff.id, state: RightStateName.authorized)

@@ -71,7 +71,7 @@ extension Broker {
   {
     let active = try params.active()
     client.active = active
-    if !active, let current = running, current.client === client {
+    if !active, let current = scheduler.running, current.client === client {
       finish(current, .failure(error(.systemCancel, current, reason: "inactive")))
     }
     return EmptyResult()
@@ -154,7 +154,7 @@ extension Broker {
     let target: Evaluation?
     if let requestID = try params.requestID() {
       // A system evaluation is cancelled only by the client that asked for it (the module).
-      let found = evaluations[requestID]
+      let found = scheduler.evaluations[requestID]
       target = found.flatMap {
         $0.client === client || (client.isAdmin && !$0.isSystem) ? $0 : nil
       }
@@ -214,10 +214,11 @@ extension Broker {
     }
     error.data["requestID"] = .string(requestID)
     // A refusal ends at once too: the same budget holds its line (AtOnceLogBudget).
-    let now = time.now()
+    let now = services.time.now()
     logSuppressedAtOnce(now: now)
-    if atOnceLogBudget.admit(uid: client.peer.uid, outcome: error.code.name, now: now) {
-      log.notice(
+    if observability.atOnceLogBudget.admit(uid: client.peer.uid, outcome: error.code.name, now: now)
+    {
+      services.log.notice(
         "evaluation \(requestID) refused: \(error.code.name) (client pid \(client.peer.pid) uid \(client.peer.uid))"
       )
     }

@@ -15,11 +15,12 @@ extension Broker {
   /// Sends a monitor.event to every monitoring client allowed to see this evaluation; `extra` is
   /// made only when someone monitors (most runs have no monitor).
   func monitor(_ evaluation: Evaluation, _ event: String, _ extra: @autoclosure () -> JSONObject) {
-    guard !monitors.isEmpty else { return }
+    guard !observability.monitors.isEmpty else { return }
     let params = MonitorEvent(
       event: event, requestID: evaluation.requestID, clientPID: Int(evaluation.client.peer.pid),
       clientUID: Int(evaluation.client.peer.uid), clientName: evaluation.client.name,
       policy: evaluation.policy, ownerUID: Int(evaluation.owner.uid), details: extra())
-    monitors.send(params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
+    observability.monitors.send(
+      params, clientUID: evaluation.client.peer.uid, ownerUID: evaluation.owner.uid)
   }
 }

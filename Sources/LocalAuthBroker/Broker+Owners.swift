@@ -10,12 +10,14 @@ extension Broker {
     switch configuration.ownerMode {
     case .perUser: return account(of: client)
     case .device:
-      if let cached = setupOwnerAccount, cached.uid == configuration.setupOwner { return cached }
+      if let cached = device.setupOwnerAccount, cached.uid == configuration.setupOwner {
+        return cached
+      }
       // Kept once found: the directory may not hold it yet (the server looks it up off the loop).
-      guard let owner = accounts.account(uid: configuration.setupOwner) else {
+      guard let owner = services.accounts.account(uid: configuration.setupOwner) else {
         return .unnamed(configuration.setupOwner)
       }
-      setupOwnerAccount = owner
+      device.setupOwnerAccount = owner
       return owner
     }
   }
@@ -23,7 +25,7 @@ extension Broker {
   /// The account behind a connection (its own owner in per-user mode), kept once found.
   func account(of client: ClientSession) -> SensorOwner {
     if let known = client.account { return known }
-    guard let account = accounts.account(uid: client.peer.uid) else {
+    guard let account = services.accounts.account(uid: client.peer.uid) else {
       return .unnamed(client.peer.uid)
     }
     client.account = account
@@ -41,7 +43,7 @@ extension Broker {
   public func accountNeeded(by params: JSONObject, from client: ClientSession) -> AccountReference?
   {
     guard client.isAdmin, let account = AccountReference(requestedBy: params),
-      !accounts.holdsFreshly(account)
+      !services.accounts.holdsFreshly(account)
     else { return nil }
     return account
   }
@@ -74,8 +76,8 @@ extension Broker {
     }
     let named: SensorOwner?
     switch AccountReference(userParam: raw) {
-    case .uid(let uid): named = accounts.owner(uid: uid)
-    case .name(let name): named = accounts.owner(name: name)
+    case .uid(let uid): named = services.accounts.owner(uid: uid)
+    case .name(let name): named = services.accounts.owner(name: name)
     case nil: throw .invalidParams("user", "must be an account name or a uid")
     }
     guard let owner = named else {
@@ -91,11 +93,11 @@ extension Broker {
   }
 
   /// An owner's state (a fresh one for an account never seen).
-  func ownerState(_ uid: UInt32) -> OwnerState { owners[uid] }
+  func ownerState(_ uid: UInt32) -> OwnerState { device.owners[uid] }
 
   /// Changes an owner's state and writes it to the store through the store worker (never on the loop).
   func updateOwner(_ uid: UInt32, _ change: (inout OwnerState) -> Void) {
-    guard let state = owners.update(uid, change) else { return }
+    guard let state = device.owners.update(uid, change) else { return }
     persist(state)
   }
 
@@ -106,11 +108,11 @@ extension Broker {
       biometryLockedOut: state.biometryLockedOut,
       passcodeFailures: state.consecutivePasscodeFailures,
       passcodeRetryNotBeforeMilliseconds: state.passcodeRetryNotBefore.map { notBefore in
-        let remaining = notBefore - time.now()
-        return Int64(time.sinceEpoch().milliseconds + max(0, remaining.milliseconds))
+        let remaining = notBefore - services.time.now()
+        return Int64(services.time.sinceEpoch().milliseconds + max(0, remaining.milliseconds))
       },
       passcode: state.passcode?.storedHash)
-    let log = self.log
+    let log = services.log
     rights.lane.submit { store in
       do {
         try store.saveOwnerState(record)

@@ -37,13 +37,13 @@ extension Broker {
   private func judge(
     _ guess: PasscodeGuess, owner: UInt32, on sensor: (any SensorDriver)?, account: SensorOwner?
   ) async -> PasscodeVerdict {
-    if let notBefore = ownerState(owner).passcodeRetryNotBefore, time.now() < notBefore {
+    if let notBefore = ownerState(owner).passcodeRetryNotBefore, services.time.now() < notBefore {
       return .notJudged(retryAfterSeconds: secondsUntil(notBefore))
     }
-    guard owners.beginGuess(at: owner) else {
+    guard device.owners.beginGuess(at: owner) else {
       return .notJudged(retryAfterSeconds: 1)
     }
-    defer { owners.endGuess(at: owner) }
+    defer { device.owners.endGuess(at: owner) }
     let right: Bool
     switch guess {
     case .scripted(let scripted): right = scripted
@@ -52,13 +52,13 @@ extension Broker {
         let check = await password.checkPassword(
           text, owner: account ?? SensorOwner(uid: owner, name: "uid-\(owner)"))
         guard check != .unavailable else {
-          log.notice(
+          services.log.notice(
             "the login password of uid \(owner) could not be checked (password helper unreachable)")
           return .notJudged(retryAfterSeconds: 1)
         }
         right = check == .right
       } else if let stored = ownerState(owner).passcode {
-        right = await hasher.verify(text, against: stored)
+        right = await services.hasher.verify(text, against: stored)
       } else {
         right = false
       }
@@ -75,7 +75,7 @@ extension Broker {
   func passcodeFailed(_ owner: UInt32) -> Int {
     let from = configuration.passcodeDelayFromFailure
     let delays = configuration.passcodeDelays
-    let now = time.now()
+    let now = services.time.now()
     updateOwner(owner) { state in
       state.consecutivePasscodeFailures += 1
       let failures = state.consecutivePasscodeFailures
@@ -88,7 +88,7 @@ extension Broker {
 
   /// Whole seconds until `instant` on the broker's clock, rounded up (at least 1 while it is ahead).
   func secondsUntil(_ instant: Duration) -> Int {
-    let remaining = instant - time.now()
+    let remaining = instant - services.time.now()
     guard remaining > .zero else { return 0 }
     let (seconds, attoseconds) = remaining.components
     return Int(seconds) + (attoseconds > 0 ? 1 : 0)

@@ -18,7 +18,7 @@ extension Broker {
     context.reuseGrant =
       biometric == true
       ? ReuseGrant(
-        at: time.now(), policy: evaluation.policy, owner: evaluation.owner.uid,
+        at: services.time.now(), policy: evaluation.policy, owner: evaluation.owner.uid,
         domainState: domainStateHash(owner: evaluation.owner.uid)) : nil
   }
 
@@ -28,7 +28,7 @@ extension Broker {
   func mayReuse(_ context: AuthContext, for policy: Policy, owner: UInt32) -> Bool {
     guard let grant = context.reuseGrant,
       grant.answers(
-        policy, owner: owner, at: time.now(), window: context.options.reuseDuration,
+        policy, owner: owner, at: services.time.now(), window: context.options.reuseDuration,
         explicit: context.explicit),
       case .success = biometryAvailability(owner: owner),
       grant.domainState == domainStateHash(owner: owner)

@@ -108,7 +108,7 @@ extension Broker {
   /// hear `right.stateChanged` at once rather than at the next use.
   func revalidateAllRights() {
     for number in rights.holders {
-      guard let client = clients[number] else { continue }
+      guard let client = sessions.clients[number] else { continue }
       for right in rights.rights(of: number) { revalidate(right, of: client) }
     }
   }

@@ -93,13 +93,13 @@ extension Broker {
   private func deleteSSHKey(uid: UInt32, name: String) async throws(RPCError) -> EmptyResult {
     guard try await rights.lane.run({ store in try store.deleteSSHKey(uid: uid, name: name) })
     else { throw noSuchSSHKey(name) }
-    sshKeys.forget(uid: uid, name: name)
+    device.sshKeys.forget(uid: uid, name: name)
     return EmptyResult()
   }
 
   /// How each of `uid`'s keys `names` last ended a signature since start.
   func sshKeyOutcomes(uid: UInt32, names: [String]) -> [SSHKeyOutcome?] {
-    names.map { sshKeys.lastOutcome(uid: uid, name: $0) }
+    names.map { device.sshKeys.lastOutcome(uid: uid, name: $0) }
   }
 
   /// The wire form of a key: never anything private. `lastOutcome`: how its latest signature since
@@ -190,7 +190,8 @@ struct SSHSignRequest: Sendable {
       if let claimed, claimed.utf8.count > Self.maxHostNameBytes || claimed.isEmpty {
         throw .invalidParams("hostName", "must be 1…\(Self.maxHostNameBytes) bytes")
       }
-      names = HostNames(verified: broker.hostNames.verifiedName(for: hostKey), claimed: claimed)
+      names = HostNames(
+        verified: broker.services.hostNames.verifiedName(for: hostKey), claimed: claimed)
     }
     self.hostKey = hostKey
     reason = SignReason.text(for: signed, hostKey: hostKey, names: names, keyName: name)

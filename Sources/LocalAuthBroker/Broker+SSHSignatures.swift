@@ -14,7 +14,9 @@ extension Broker {
     let name = request.name
     let record = try await sshKeyRecord(uid: uid, name: name, client: client)
     // No prompt for a signature no key can give (the device key sealed to another TPM).
-    if let unavailable = keyStore?.unavailable { throw StoreFailure.keyUnavailable(unavailable) }
+    if let unavailable = device.keyStore?.unavailable {
+      throw StoreFailure.keyUnavailable(unavailable)
+    }
     let fingerprint = SSHPublicKey(x963: record.publicKey.x963).fingerprint
     var entry = SSHSignatureRecord(
       requestID: "", keyName: name, keyFingerprint: fingerprint,
@@ -46,18 +48,18 @@ extension Broker {
           return signature
         }
       } catch {
-        sshKeys.forgetRecord(uid: uid, name: name)
+        device.sshKeys.forgetRecord(uid: uid, name: name)
         throw error
       }
-      if stale { sshKeys.used(uid: uid, name: name, at: now) }
-      sshKeys.noteOutcome(uid: uid, name: name, SSHKeyOutcome(outcome: "signed", at: now))
+      if stale { device.sshKeys.used(uid: uid, name: name, at: now) }
+      device.sshKeys.noteOutcome(uid: uid, name: name, SSHKeyOutcome(outcome: "signed", at: now))
       logSignature(entry, atOnce: atOnce)
       return SSHSignResult(
         signature: signature, requestID: entry.requestID, reason: request.reason)
     } catch {
       entry.outcome = error.code.name
       // Why it was refused, for `ssh-key list` as for the journal (not only the agent's stderr).
-      sshKeys.noteOutcome(
+      device.sshKeys.noteOutcome(
         uid: uid, name: name,
         SSHKeyOutcome(
           outcome: error.code.name, reason: error.data["reason"]?.stringValue, at: wallDate()))
@@ -73,13 +75,13 @@ extension Broker {
   /// past their uid's `AtOnceLogBudget`, which are counted and reported together (an
   /// `sshKey.sign` flood by one uid must not spend the journal's rate limit for everyone).
   private func logSignature(_ entry: SSHSignatureRecord, atOnce: Bool) {
-    let now = time.now()
+    let now = services.time.now()
     logSuppressedAtOnce(now: now)
     if !atOnce
-      || atOnceLogBudget.admit(
+      || observability.atOnceLogBudget.admit(
         uid: entry.ownerUID, outcome: "sshKey.sign \(entry.outcome)", now: now)
     {
-      log.sshSignature(entry)
+      services.log.sshSignature(entry)
     }
   }
 
@@ -88,7 +90,7 @@ extension Broker {
   private func sshKeyRecord(uid: UInt32, name: String, client: ClientSession)
     async throws(RPCError) -> SSHKeyRecord
   {
-    if let cached = sshKeys.record(uid: uid, name: name) { return cached }
+    if let cached = device.sshKeys.record(uid: uid, name: name) { return cached }
     try admitStoreRequest(of: client)
     let found: SSHKeyRecord?
     do {
@@ -99,7 +101,7 @@ extension Broker {
       throw error
     }
     guard let found else { throw noSuchSSHKey(name) }
-    sshKeys.remember(found)
+    device.sshKeys.remember(found)
     return found
   }
 
@@ -112,7 +114,7 @@ extension Broker {
       throw rights.lane.failure(
         RightStoreError.corrupt("SSH key \(record.name) has policy \(record.policy)"))
     }
-    let context = sshKeys.context(for: record, random: random)
+    let context = device.sshKeys.context(for: record, random: services.random)
     let starting = StartingFlag()
     let (outcome, atOnce): (EvaluationOutcome, Bool) = await withCheckedContinuation {
       continuation in

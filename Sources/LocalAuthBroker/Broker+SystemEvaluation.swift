@@ -71,10 +71,10 @@ extension Broker {
   /// systemCancel (`reason: "systemAuthentication"`), as Apple's system alerts do; a running system
   /// evaluation is never preempted.
   func enqueueSystem(_ evaluation: Evaluation) {
-    let position = queue.insertSystem(evaluation)
+    let position = scheduler.queue.insertSystem(evaluation)
     preempt(for: evaluation)
     guard evaluation.phase == .queued else { return }
-    if running == nil {
+    if scheduler.running == nil {
       startNext()
       return
     }
@@ -88,7 +88,7 @@ extension Broker {
 extension Broker {
   /// Ends the running evaluation with systemCancel when `arriving` preempts it (`Preemption`).
   func preempt(for arriving: Evaluation) {
-    guard let current = running,
+    guard let current = scheduler.running,
       let reason = Preemption.reason(
         ending: current.claim, for: arriving.claim, overlap: configuration.overlap)
     else { return }

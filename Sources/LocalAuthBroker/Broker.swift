@@ -7,6 +7,8 @@ import Sensors
 /// device state. An actor whose executor is injected: the daemon passes its event loop, so the loop
 /// calls in synchronously with `assumeIsolated`; tests pass a thread executor.
 public actor Broker {
+  // The broker's state, grouped by what owns it (docs/hacking.md, "Where things live"). At most
+  // twelve stored properties (BrokerShapeTests); a new field goes into the component it belongs to.
   let executor: any SerialExecutor
   /// The executor as the loop the sessions' state is bound to (checked in debug builds).
   let onExecutor: ExecutorLoop
@@ -14,60 +16,28 @@ public actor Broker {
   // so they are exempt from Swift's run-time exclusivity check (~110 instructions an access, three
   // accesses a canEvaluatePolicy; docs/performance.md), as the connection's loop state is: every
   // access is a read, or the one assignment of a reload, on the broker's executor, and none is
-  // held across a call that could change them. (`owners` keeps its check: its changes run a
-  // closure while they hold it.)
+  // held across a call that could change them. (`device.owners` keeps its check: its changes run
+  // a closure while they hold it.)
   /// The policy settings in force.
   @exclusivity(unchecked) public internal(set) var configuration: BrokerConfiguration
   /// The sensor drivers.
   @exclusivity(unchecked) public internal(set) var sensors: SensorRegistry
-  let time: any TimeSource
-  let log: any EvaluationLog
-  /// Names for uids and uids for names (injected: the broker does no I/O).
-  let accounts: any AccountDirectory
-  /// Who owns a running process (injected: the broker does no I/O).
-  let processes: any ProcessDirectory
-  /// Verified names of SSH host keys, for the sign-in prompt (injected: the broker does no I/O).
-  let hostNames: any HostNameDirectory
+  /// What the broker was given and never replaces: clock, log, directories, ids, threads.
+  nonisolated let services: BrokerServices
   /// The rights, keys and handoffs: every client's right handles, and the rights store's lane and
   /// backlog.
   var rights: RightsBook
-  /// The rights store's thread (the rights book's lane runs on it), drained at exit.
-  let storeWorker: StoreWorker
-  /// Where request, context and right ids come from (injected: the broker draws no randomness).
-  let random: any RandomSource
-  /// Every owner's state by uid (loaded once at start from the store, written through the store
-  /// worker) and the passcode work in flight.
-  var owners = OwnerBook()
-  /// Where passcode hashes are computed, off the event loop.
-  nonisolated let hasher: PasscodeHasher
-  /// The key of domainState digests: derived from the device key, or random for a run without a store.
-  let digestKey: [UInt8]
-  /// Where the store keeps its keys, for `broker.status`; nil without a store.
-  let keyStore: KeyStoreStatus?
-  /// The registered prompt agents.
-  var agents = AgentRegistry()
-  /// The setup owner's account, looked up once (device mode).
-  var setupOwnerAccount: SensorOwner?
-  var clients: [Int: ClientSession] = [:]
-  /// Connections whose client has not made a request yet (no session; see `quietConnectionAccepted`).
-  var quietConnections = 0
-  var nextClientNumber = 0
-  /// The evaluations waiting for the sensors, their limits and fair order.
-  var queue = EvaluationQueue()
-  var running: Evaluation?
-  var evaluations: [String: Evaluation] = [:]
-  /// The SSH keys signed with since start and their contexts (reuse grants).
-  var sshKeys = SSHKeyCache()
-  var outcomes: [String: Int] = [:]
-  /// How many lines a uid's evaluations that end at once may log per second.
-  var atOnceLogBudget = AtOnceLogBudget()
-  var shuttingDown = false
-  var deadlineWatcher: Task<Void, Never>?
-  /// The re-prompt detectors and evaluation traces.
-  let diagnostics = EvaluationDiagnostics()
-  let startedAt: Duration
+  /// The device's own state: owners, digest key, key store, enrolments, SSH keys.
+  var device: DeviceState
+  /// The connected clients and their prompt agents.
+  var sessions = Sessions()
+  /// The evaluations queued, running and in flight, and the prompt deadline's watcher.
+  var scheduler = Scheduler()
+  /// Outcomes counted, diagnostics, the at-once log budget and the monitors.
+  var observability = Observability()
+
   /// The daemon's version, reported by session.hello and broker.status.
-  public let version: String
+  public nonisolated var version: String { services.version }
 
   /// Runs on the given executor.
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -86,29 +56,20 @@ public actor Broker {
     executor: any SerialExecutor, version: String = "0.1.0", storage: BrokerStorage,
     hashThread: any WorkerThread, hostNames: any HostNameDirectory = NoVerifiedHostNames()
   ) {
-    self.accounts = accounts
-    self.processes = processes
-    self.hostNames = hostNames
-    self.random = random
     let storeWorker = StoreWorker(thread: storage.storeThread)
-    self.storeWorker = storeWorker
-    hasher = PasscodeHasher(thread: hashThread)
+    services = BrokerServices(
+      time: time, log: log, accounts: accounts, processes: processes, hostNames: hostNames,
+      random: random, storeWorker: storeWorker, hasher: PasscodeHasher(thread: hashThread),
+      version: version, startedAt: time.now())
     rights = RightsBook(
       lane: StoreLane(
         store: storage.store, unavailable: storage.unavailable, worker: storeWorker, log: log))
     self.configuration = configuration
     self.sensors = sensors
-    self.time = time
-    self.log = log
     self.executor = executor
     onExecutor = ExecutorLoop(executor)
-    self.version = version
-    startedAt = time.now()
-    digestKey = storage.digestKey
-    keyStore = storage.keyStore
-    owners = OwnerBook(Self.owners(from: storage.owners, time: time))
-    (enrolmentGenerations, observedEnrolments) = Self.enrolments(
-      from: storage.enrolmentGenerations)
+    let (generations, observed) = Self.enrolments(from: storage.enrolmentGenerations)
+    var owners = OwnerBook(Self.owners(from: storage.owners, time: time))
     if let passcode {
       log.notice(
         "Passcode= in the configuration sets the passcode of uid \(configuration.setupOwner); use it for simulations only"
@@ -116,10 +77,13 @@ public actor Broker {
       let uid = configuration.setupOwner
       _ = owners.update(uid) { $0.passcode = .configured(Array(passcode.utf8)) }
     }
+    device = DeviceState(
+      owners: owners, digestKey: storage.digestKey, keyStore: storage.keyStore,
+      enrolmentGenerations: generations, observedEnrolments: observed)
   }
 
   /// A fresh random UUID (request ids; with a prefix, context and right ids).
-  func makeUUID() -> String { LocalAuthBroker.makeUUID(from: random) }
+  func makeUUID() -> String { LocalAuthBroker.makeUUID(from: services.random) }
 
   /// A fresh right id.
   func makeRightID() -> String { "right-" + makeUUID().lowercased() }
@@ -130,26 +94,20 @@ public actor Broker {
   public func connect(
     peer: PeerIdentity, name: String, channel: any ClientChannel, wasQuiet: Bool = false
   ) -> ClientSession {
-    if wasQuiet { quietConnections -= 1 }
-    nextClientNumber += 1
     let isAdmin =
       peer.uid == 0 || peer.uid == configuration.adminUserID
       || configuration.adminGroupID.map { peer.gid == $0 || peer.groups.contains($0) } ?? false
-    let session = ClientSession(
-      number: nextClientNumber, peer: peer, isAdmin: isAdmin, name: name, channel: channel,
+    return sessions.connect(
+      peer: peer, isAdmin: isAdmin, name: name, channel: channel, wasQuiet: wasQuiet,
       loop: onExecutor)
-    clients[session.number] = session
-    return session
   }
 
   /// A connection closed: its evaluations end (a logged drop) and its contexts are dropped.
   public func disconnect(_ client: ClientSession) {
-    guard client.connected else { return }
-    client.connected = false
-    clients[client.number] = nil
-    if client.monitoring { monitors.unsubscribe(client) }
+    guard sessions.disconnect(client) else { return }
+    if client.monitoring { observability.monitors.unsubscribe(client) }
     for evaluation in Array(client.evaluations.values) {
-      log.clientDropped(
+      services.log.clientDropped(
         pid: client.peer.pid, uid: client.peer.uid, name: client.name,
         requestID: evaluation.requestID,
         reason: "disconnected")
@@ -159,214 +117,24 @@ public actor Broker {
     client.contexts.removeAll()
     dropRights(of: client)
     unregisterAgent(of: client)
-    logSuppressedAtOnce(now: time.now())
+    logSuppressedAtOnce(now: services.time.now())
   }
 
   /// A connection was accepted whose client has not made a request yet. It counts as a client
   /// (status, idle exit) but holds no session: the server calls `connect(…, wasQuiet: true)` at
   /// its first request, or `quietConnectionClosed()` if it leaves without one (an idle connection
   /// costs the daemon no session; docs/performance.md, "Idle connections").
-  public func quietConnectionAccepted() { quietConnections += 1 }
+  public func quietConnectionAccepted() { sessions.quietConnectionAccepted() }
 
   /// A connection that never made a request closed.
-  public func quietConnectionClosed() { quietConnections -= 1 }
+  public func quietConnectionClosed() { sessions.quietConnectionClosed() }
 
   /// The number of connected clients, quiet ones included.
-  public var clientCount: Int { clients.count + quietConnections }
+  public var clientCount: Int { sessions.count }
   /// How many evaluations wait.
-  public var queuedCount: Int { queue.count }
+  public var queuedCount: Int { scheduler.queue.count }
   /// Whether an evaluation runs.
-  public var isEvaluating: Bool { running != nil }
-
-  // MARK: Queue
-
-  func enqueue(_ evaluation: Evaluation) {
-    diagnoseSubmitted(evaluation)
-    evaluations[evaluation.requestID] = evaluation
-    evaluation.client.evaluations[evaluation.requestID] = evaluation
-    evaluation.context.inFlight = evaluation
-    if evaluation.isSystem {
-      enqueueSystem(evaluation)
-      return
-    }
-    preempt(for: evaluation)
-    if running == nil && queue.isEmpty {
-      start(evaluation)
-      return
-    }
-    let position = queue.append(evaluation)
-    notify(
-      evaluation, QueuedNotification.self,
-      QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
-    monitor(evaluation, "queued", ["position": .int(position)])
-  }
-
-  func start(_ evaluation: Evaluation) {
-    evaluation.phase = .running
-    running = evaluation
-    queue.started(evaluation)
-    traceStarted(evaluation)
-    evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
-    showPrompt(evaluation)
-    if promptIsShown(evaluation) {
-      notify(
-        evaluation, StartedNotification.self,
-        StartedEvent(
-          requestID: evaluation.requestID, id: evaluation.rpcID, policy: evaluation.policy))
-    }
-    monitor(evaluation, "started", [:])
-    log.evaluationStarted(record(evaluation))
-    evaluation.deadline = time.now() + configuration.promptTimeout
-    watchPromptDeadline()
-    evaluation.task = Task {
-      let outcome = await self.run(evaluation)
-      self.finish(evaluation, outcome)
-    }
-  }
-
-  func startNext() {
-    guard running == nil, let next = queue.popNext() else { return }
-    start(next)
-  }
-
-  /// Ends an evaluation exactly once: answers (a responder only while its client is connected),
-  /// logs, frees its context and, if it was running, starts the next one. Later calls for the same
-  /// evaluation do nothing.
-  func finish(_ evaluation: Evaluation, _ outcome: EvaluationOutcome, answer: Bool = true) {
-    guard evaluation.phase != .finished else { return }
-    let wasRunning = evaluation.phase == .running
-    let wasQueued = evaluation.phase == .queued
-    evaluation.phase = .finished
-    evaluations[evaluation.requestID] = nil
-    evaluation.client.evaluations[evaluation.requestID] = nil
-    if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
-    if wasQueued { queue.remove(evaluation) }
-    evaluation.task?.cancel()
-    if case .success(let success) = outcome { grantReuse(evaluation, success) }
-    let result = account(outcome, of: evaluation)
-    diagnoseFinished(evaluation, result)
-    var event: JSONObject = ["result": .string(result.name)]
-    if let reason = result.reason { event["reason"] = .string(reason) }
-    monitor(evaluation, "finished", event)
-    notifyAgent(
-      evaluation, AgentEndedNotification.self,
-      AgentEndedEvent(requestID: evaluation.requestID, result: result.name, reason: result.reason))
-    evaluation.agent = nil
-    switch evaluation.delivery {
-    case .handler:
-      // Broker code (an SSH signature, a handoff's authorization) waits on its handler: it hears
-      // every end, a client gone included, or its task would wait forever.
-      evaluation.delivery.deliver(outcome)
-    case .responder:
-      if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
-    }
-    if wasRunning && running === evaluation {
-      running = nil
-      startNext()
-    }
-  }
-
-  // MARK: Helpers
-
-  /// Counts an outcome for broker.status and logs the evaluation's finish: one line each, but for
-  /// evaluations that ended at once (`atOnce`) past their uid's `AtOnceLogBudget`, which are
-  /// counted and reported together.
-  @discardableResult
-  func account(
-    _ outcome: EvaluationOutcome, of evaluation: Evaluation, successReason: String? = nil,
-    atOnce: Bool = false
-  ) -> EvaluationResult {
-    let result: EvaluationResult
-    switch outcome {
-    case .success:
-      result = EvaluationResult(name: "success", code: nil, reason: successReason)
-    case .failure(let error):
-      result = EvaluationResult(
-        name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
-    }
-    outcomes[result.name, default: 0] += 1
-    let now = time.now()
-    logSuppressedAtOnce(now: now)
-    if !atOnce
-      || atOnceLogBudget.admit(uid: evaluation.client.peer.uid, outcome: result.name, now: now)
-    {
-      log.evaluationFinished(record(evaluation), result: result)
-    }
-    announceEnvironmentChange()
-    return result
-  }
-
-  /// Logs, one entry per uid, the evaluations that ended at once and were held back by the budget
-  /// in a second that is over.
-  func logSuppressedAtOnce(now: Duration) {
-    for report in atOnceLogBudget.dueReports(now: now) {
-      let outcomes = report.suppressed.sorted { $0.key < $1.key }
-        .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-      log.notice(
-        "uid \(report.uid): \(report.total) more evaluations ended at once within a second "
-          + "and were not logged one by one (past \(AtOnceLogBudget.perSecond) a second): \(outcomes)"
-      )
-    }
-  }
-
-  func record(_ evaluation: Evaluation) -> EvaluationRecord {
-    EvaluationRecord(
-      requestID: evaluation.requestID, contextID: evaluation.context.id,
-      clientPID: evaluation.client.peer.pid,
-      clientUID: evaluation.client.peer.uid, clientName: evaluation.client.name,
-      ownerUID: evaluation.owner.uid,
-      policy: evaluation.policy,
-      sensor: evaluation.sensor)
-  }
-
-  func error(
-    _ code: ErrorCode, _ evaluation: Evaluation, reason: String? = nil, message: String? = nil
-  ) -> RPCError {
-    RPCError(
-      code, message,
-      data: ["requestID": .string(evaluation.requestID), "reason": reason.map(JSONValue.string)])
-  }
-
-  /// The connections that called `broker.monitor`.
-  var monitors = MonitorSubscribers()
-  /// Per owner: enrolment changes counted (kept in the rights store), and the enrolled set last
-  /// seen (see `appDomainState`).
-  var enrolmentGenerations: [UInt32: Int] = [:]
-  var observedEnrolments: [UInt32: String] = [:]
-
-  /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline
-  /// passes. One watcher serves every evaluation: it wakes at the deadline or every second and
-  /// leaves when nothing runs, so finished evaluations leave no timer behind.
-  func watchPromptDeadline() {
-    guard deadlineWatcher == nil else { return }
-    deadlineWatcher = Task {
-      while let current = self.running, let deadline = current.deadline {
-        let now = self.time.now()
-        if now >= deadline {
-          self.finish(current, .failure(self.error(.systemCancel, current, reason: "timeout")))
-          continue
-        }
-        do {
-          try await self.time.sleep(until: min(deadline, now + .seconds(1)))
-        } catch {
-          break
-        }
-      }
-      self.deadlineWatcher = nil
-    }
-  }
-
-  /// Ends every queued and running evaluation with systemCancel and refuses new ones (SIGTERM).
-  public func shutdown() {
-    shuttingDown = true
-    deadlineWatcher?.cancel()
-    for evaluation in queue.waiting + (running.map { [$0] } ?? []) {
-      finish(evaluation, .failure(error(.systemCancel, evaluation, reason: "shutdown")))
-    }
-    // What the at-once log budget still holds back is counted in the log now, not lost with the
-    // process: a second from now, every window it keeps is over.
-    logSuppressedAtOnce(now: time.now() + .seconds(1))
-  }
+  public var isEvaluating: Bool { scheduler.running != nil }
 
   /// Replaces the policy settings and sensors (SIGHUP); evaluations in flight keep their sensors.
   public func reload(
@@ -380,12 +148,12 @@ public actor Broker {
       updateOwner(owner) { $0.passcode = nil }
       return
     }
-    log.notice(
+    services.log.notice(
       "Passcode= in the configuration sets the passcode of uid \(owner); use it for simulations only"
     )
     updateOwner(owner) { $0.passcode = .configured(Array(passcode.utf8)) }
   }
 
   /// Waits until every queued state write has reached the store (before the daemon exits).
-  public nonisolated func flushStateWrites() { storeWorker.drain() }
+  public nonisolated func flushStateWrites() { services.storeWorker.drain() }
 }

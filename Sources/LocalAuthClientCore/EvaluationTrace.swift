@@ -32,13 +32,11 @@ public struct EvaluationTrace: Sendable, Equatable {
       } catch {
         throw TraceFileError(line: index + 1, reason: "not JSON (\(error.message))")
       }
-      guard let object = value.objectValue, object["requestID"]?.stringValue != nil,
-        object["submittedMs"]?.intValue != nil, object["events"]?.arrayValue != nil
-      else {
+      guard let evaluation = TracedEvaluation(traceLine: value) else {
         throw TraceFileError(
           line: index + 1, reason: "not a traced evaluation (needs requestID, submittedMs, events)")
       }
-      evaluations.append(TracedEvaluation(json: value))
+      evaluations.append(evaluation)
     }
     self.init(evaluations: evaluations)
   }

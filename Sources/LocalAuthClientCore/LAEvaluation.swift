@@ -92,7 +92,7 @@ public final class LAEvaluation: Sendable {
       state.outcome = outcome
       switch outcome {
       case .success(let json):
-        state.requestID = json.objectValue?["requestID"]?.stringValue ?? state.requestID
+        state.requestID = Self.requestID(answeredIn: json) ?? state.requestID
       case .failure(let error as LAError): state.requestID = state.requestID ?? error.requestID
       case .failure: break
       }
@@ -102,6 +102,16 @@ public final class LAEvaluation: Sendable {
     guard let waiters else { return }
     eventSink.finish()
     for waiter in waiters { waiter.resume(with: outcome) }
+  }
+
+  /// The evaluation's id as its answer names it, read through the answer's protocol type
+  /// (evaluatePolicy's, right.authorize's or handoff.authorize's).
+  static func requestID(answeredIn json: JSONValue) -> String? {
+    if let success = EvaluationSuccess(json: json) { return success.requestID }
+    if let handoff = HandoffAuthorizeResult(json: json) {
+      return handoff.requestID.isEmpty ? nil : handoff.requestID
+    }
+    return RightAuthorizeResult(json: json)?.requestID
   }
 }
 

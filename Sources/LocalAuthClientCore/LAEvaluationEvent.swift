@@ -23,6 +23,19 @@ public enum LAEvaluationEvent: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The JSON-RPC id of the call a queued or started notification names (its `id`), read through
+  /// their protocol types; nil for other notifications and for an id that is not a number.
+  static func callID(announcedIn method: String, _ params: JSONObject) -> Int? {
+    let id: RequestID?
+    switch method {
+    case Notification.queued: id = QueuedEvent(object: params)?.id
+    case Notification.started: id = StartedEvent(object: params)?.id
+    default: return nil
+    }
+    guard case .number(let number)? = id else { return nil }
+    return number.intValue
+  }
+
   /// Reads a notification; nil for other methods or a missing requestID.
   public init?(method: String, params: JSONObject) {
     switch method {

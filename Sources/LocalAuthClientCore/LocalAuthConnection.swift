@@ -254,7 +254,7 @@ public final class LocalAuthConnection: Sendable {
         return
       }
       guard let event = LAEvaluationEvent(method: method, params: params) else { return }
-      let hint = params["id"]?.intValue
+      let hint = LAEvaluationEvent.callID(announcedIn: method, params)
       guard let route = state.withLock({ $0.calls.route(event, callID: hint) }) else { return }
       if route.cancelOwed {
         start(

@@ -152,6 +152,14 @@ public struct TracedEvaluation: Sendable, Equatable {
     droppedEvents = o["droppedEvents"]?.intValue ?? 0
   }
 
+  /// Reads one trace-file line; nil unless it has a requestID, a submittedMs and events.
+  public init?(traceLine json: JSONValue) {
+    guard let o = json.objectValue, o["requestID"]?.stringValue != nil,
+      o["submittedMs"]?.intValue != nil, o["events"]?.arrayValue != nil
+    else { return nil }
+    self.init(json: json)
+  }
+
   /// The wait in the queue before the sensors, if it started.
   public var queueWaitMs: Int? { startedMs.map { $0 - submittedMs } }
 }

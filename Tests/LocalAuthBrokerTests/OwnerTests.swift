@@ -260,7 +260,7 @@ import Testing
     let (harness, alice, _) = await twoOwners()
     // Hold the hashing thread, so the first change is certainly still in progress.
     let gate = DispatchSemaphore(value: 0)
-    harness.broker.hasher.thread.run { gate.wait() }
+    harness.broker.services.hasher.thread.run { gate.wait() }
     let first = harness.nextTag()
     let request = RPCRequest(
       method: Method.sensorsSetPasscode, params: ["passcode": "4444", "oldPasscode": "1111"],

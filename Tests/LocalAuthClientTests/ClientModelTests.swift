@@ -69,6 +69,33 @@ import Testing
     #expect(LAEvaluationEvent(method: "monitor.event", params: ["requestID": "R"]) == nil)
   }
 
+  /// The call a notification belongs to and the evaluation an answer names are read through the
+  /// protocol types.
+  @Test func readsTheCallIDAndTheAnsweredRequestID() {
+    let queued: JSONObject = ["requestID": "R", "id": 7, "position": 1]
+    #expect(LAEvaluationEvent.callID(announcedIn: "evaluation.queued", queued) == 7)
+    #expect(
+      LAEvaluationEvent.callID(announcedIn: "evaluation.started", ["requestID": "R", "id": 8])
+        == 8)
+    #expect(
+      LAEvaluationEvent.callID(announcedIn: "evaluation.started", ["requestID": "R", "id": "x"])
+        == nil)
+    #expect(LAEvaluationEvent.callID(announcedIn: "evaluation.armed", queued) == nil)
+    let success = EvaluationSuccess(
+      requestID: "R1", policy: .deviceOwnerAuthentication, sensor: "face", reused: false)
+    #expect(LAEvaluation.requestID(answeredIn: success.json) == "R1")
+    #expect(
+      LAEvaluation.requestID(
+        answeredIn: RightAuthorizeResult(state: "authorized", requestID: "R2").json)
+        == "R2")
+    #expect(
+      LAEvaluation.requestID(
+        answeredIn: HandoffAuthorizeResult(handoff: "h", state: "authorized", requestID: "R3").json)
+        == "R3")
+    #expect(
+      LAEvaluation.requestID(answeredIn: RightAuthorizeResult(state: "authorized").json) == nil)
+  }
+
   @Test func routesNotificationsToTheOldestEvaluationWithoutARequestID() {
     var table = CallTable()
     let sink: @Sendable (LAEvaluationEvent) -> Void = { _ in }
