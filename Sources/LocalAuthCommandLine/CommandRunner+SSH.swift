@@ -9,8 +9,9 @@ extension CommandRunner {
   ) async throws {
     let store = SSHKeyStore(connection: connection)
     switch command {
-    case .create(let name, let reuse, let policy):
-      let key = try await store.create(name: name, policy: policy, reuseSeconds: reuse)
+    case .create(let name, let reuse, let policy, let keepOnLock):
+      let key = try await store.create(
+        name: name, policy: policy, reuseSeconds: reuse, keepOnLock: keepOnLock)
       standardOutput(output.sshKeyLine(key))
     case .list:
       standardOutput(output.sshKeys(try await store.keys()))
@@ -59,6 +60,7 @@ extension OutputFormatter {
       "name": .string(key.name), "publicKey": .string(key.publicKeyLine),
       "fingerprint": .string(key.fingerprint), "policy": .string(key.policy.rawValue),
       "reuseSeconds": .int(key.reuseSeconds), "keyStore": .string(key.keyStore),
+      "keepOnLock": .bool(key.keepOnLock),
       "createdAt": .number(JSONNumber(key.createdAt.timeIntervalSince1970)),
       "lastUsedAt": key.lastUsedAt.map { .number(JSONNumber($0.timeIntervalSince1970)) } ?? .null,
       "lastOutcome": key.lastOutcome.map(JSONValue.string) ?? .null,
