@@ -31,7 +31,7 @@ extension Broker {
     }
     closed += sshKeys.closeGrants(of: uid)
     let whose = uid.map { "uid \($0)" } ?? "every uid"
-    log.notice("reuse windows of \(whose) closed: \(reason.rawValue) (\(closed) open)")
+    log.notice("reuse windows of \(whose) closed: \(reason.rawValue) (\(closed) were open)")
     return closed
   }
 }
