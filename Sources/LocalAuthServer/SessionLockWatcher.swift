@@ -1,12 +1,13 @@
 import CLogindBus
 import Glibc
 import LocalAuthBroker
+import Synchronization
 
 /// Ends reuse windows on logind's word (issue 34): a thread of its own watches the system bus
 /// (`CLogindBus`: `Lock` of a session, `PrepareForSleep(true)`, `SessionRemoved`, each only from
 /// the owner of org.freedesktop.login1) and tells the broker to close the windows of that
 /// session's uid (every uid's before a sleep). Without a system bus or logind, reuse windows end
-/// only with their time, and the journal says so once. Thread-safe: the thread owns its bus; the
+/// only with their time, and the journal says so once; the thread tries the bus again. Thread-safe: the thread owns its bus; the
 /// broker is reached through its actor.
 final class SessionLockWatcher: Sendable {
   private let stopPipe: (read: Int32, write: Int32)
@@ -14,9 +15,11 @@ final class SessionLockWatcher: Sendable {
   /// What the watching thread needs: the broker and the log (retained by the thread).
   private final class Target: Sendable {
     let broker: Broker
-    let log: any EvaluationLog
+    let log: DaemonLog
     let stopFD: Int32
-    init(broker: Broker, log: any EvaluationLog, stopFD: Int32) {
+    /// Whether the watch was subscribed since the last failure.
+    let subscribed = Atomic(false)
+    init(broker: Broker, log: DaemonLog, stopFD: Int32) {
       self.broker = broker
       self.log = log
       self.stopFD = stopFD
@@ -25,7 +28,7 @@ final class SessionLockWatcher: Sendable {
 
   /// Starts watching the system bus (DBUS_SYSTEM_BUS_ADDRESS when set) for `broker`; nil when no
   /// thread could start (logged).
-  init?(broker: Broker, log: any EvaluationLog) {
+  init?(broker: Broker, log: DaemonLog) {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else {
       log.notice("reuse windows will not close on lock: no pipe (errno \(errno))")
@@ -58,18 +61,31 @@ final class SessionLockWatcher: Sendable {
     _ = write(stopPipe.write, &byte, 1)
   }
 
+  /// Watches until stopped; when the bus fails (none yet, or dbus restarted), again after 1 s,
+  /// then twice as long each time up to a minute, saying so once a failure.
   private static func watch(_ target: Target) {
     let context = Unmanaged.passUnretained(target).toOpaque()
-    let result = llb_watch(
-      nil, target.stopFD,
-      { context, event, uid in
-        let target = Unmanaged<Target>.fromOpaque(context!).takeUnretainedValue()
-        SessionLockWatcher.heard(event, uid: uid, target)
-      }, context)
-    if result < 0 {
-      target.log.notice(
-        "reuse windows will not close on lock: the system bus failed (\(String(cString: strerror(-result))))"
-      )
+    var delay: Int32 = 1000
+    var said = false
+    while true {
+      let result = llb_watch(
+        nil, target.stopFD,
+        { context, event, uid in
+          let target = Unmanaged<Target>.fromOpaque(context!).takeUnretainedValue()
+          SessionLockWatcher.heard(event, uid: uid, target)
+        }, context)
+      if result >= 0 { break }
+      if target.subscribed.exchange(false, ordering: .relaxed) { (said, delay) = (false, 1000) }
+      if !said {
+        said = true
+        target.log.notice(
+          "reuse windows will not close on lock until the system bus answers (\(String(cString: strerror(-result))))"
+        )
+        target.log.flush()
+      }
+      var stop = pollfd(fd: target.stopFD, events: Int16(POLLIN), revents: 0)
+      if poll(&stop, 1, delay) != 0 { break }
+      delay = min(delay * 2, 60_000)
     }
     close(target.stopFD)
   }
@@ -78,7 +94,10 @@ final class SessionLockWatcher: Sendable {
     let reason: GrantClosing
     switch UInt32(event) {
     case LLB_READY.rawValue:
+      target.subscribed.store(true, ordering: .relaxed)
       target.log.notice("watching logind: reuse windows close on lock, sleep and logout")
+      // This thread's lines are written now, not at the loop's next turn.
+      target.log.flush()
       return
     case LLB_LOCK.rawValue: reason = .lock
     case LLB_SLEEP.rawValue: reason = .sleep

@@ -9,11 +9,11 @@ import LocalAuthTestSupport
 final class FakeLogind: @unchecked Sendable {
   // Used by one test at a time.
   let directory: String
-  private let bus = Process()
-  private let logind = Process()
-  private let busOutput = Pipe()
-  private let logindInput = Pipe()
-  private let logindOutput = Pipe()
+  private let sessions: [String: UInt32]
+  private var bus = Process()
+  private var logind = Process()
+  private var logindInput = Pipe()
+  private var logindOutput = Pipe()
 
   /// Whether this host can run it: root (the hostile sender runs as nobody), dbus-daemon and a
   /// system Python with python3-dbus and python3-gi.
@@ -33,6 +33,7 @@ final class FakeLogind: @unchecked Sendable {
 
   /// Starts the bus and a logind with `sessions` (id: uid).
   init(sessions: [String: UInt32]) throws {
+    self.sessions = sessions
     directory = NSTemporaryDirectory() + "localauthd-logind-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true,
@@ -64,6 +65,12 @@ final class FakeLogind: @unchecked Sendable {
       </busconfig>
       """
     try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
+    try start()
+  }
+
+  /// Starts the bus, then logind on it.
+  private func start() throws {
+    let busOutput = Pipe()
     bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
     bus.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
     bus.standardOutput = busOutput
@@ -85,11 +92,24 @@ final class FakeLogind: @unchecked Sendable {
     }
   }
 
-  deinit {
+  private func kill() {
     for process in [logind, bus] where process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
+      Glibc.kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
+  }
+
+  /// Stops the bus and logind (every connection to the bus breaks), then starts them again at the
+  /// same address.
+  func restart() throws {
+    kill()
+    unlink(directory + "/system_bus_socket")
+    (bus, logind, logindInput, logindOutput) = (Process(), Process(), Pipe(), Pipe())
+    try start()
+  }
+
+  deinit {
+    kill()
     try? FileManager.default.removeItem(atPath: directory)
   }
 

@@ -81,6 +81,25 @@ struct SessionLockEndToEndTests {
     #expect(try await !signsWithoutACapture(store, daemon), "a logout left the window open")
   }
 
+  @Test func theWatchComesBackWhenTheBusDoes() async throws {
+    let logind = try FakeLogind(sessions: ["c1": getuid()])
+    let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
+    try daemon.start()
+    #expect(daemon.waitForLog(containing: "watching logind"), "\(daemon.logTail)")
+    let store = SSHKeyStore(connection: daemon.connection())
+    _ = try await store.create(name: "git", reuseSeconds: 600)
+    try await openWindow(store, daemon)
+    try logind.restart()
+    #expect(daemon.waitForLog(containing: "until the system bus answers"), "\(daemon.logTail)")
+    #expect(
+      eventually(within: .seconds(20), blocking: .milliseconds(10)) {
+        daemon.log().components(separatedBy: "watching logind").count == 3
+      }, "\(daemon.logTail)")
+    try logind.send("lock c1")
+    #expect(daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: lock"))
+    #expect(try await !signsWithoutACapture(store, daemon), "a lock left the window open")
+  }
+
   @Test func aKeyMadeToKeepItsWindowOnLockKeepsIt() async throws {
     let logind = try FakeLogind(sessions: ["c1": getuid()])
     let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
