@@ -36,7 +36,8 @@ extension OutputFormatter {
     json ? encode(.object(Self.sshKeyObject(key))) : key.publicKeyLine
   }
 
-  /// `ssh-key list`: name, fingerprint, policy, reuse window, where the key lives (TPM-resident or
+  /// `ssh-key list`: name, fingerprint, policy, reuse window (", kept on lock" when a lock of the
+  /// session leaves it open), where the key lives (TPM-resident or
   /// file-sealed), created, last used and how the latest signature since the daemon started ended.
   public func sshKeys(_ keys: [SSHKey], now: Date = Date()) -> String {
     if json { return encode(["keys": .array(keys.map { .object(Self.sshKeyObject($0)) })]) }
@@ -46,7 +47,8 @@ extension OutputFormatter {
     ]
     let rows = keys.map { key in
       [
-        key.name, key.fingerprint, key.policy.rawValue, "\(key.reuseSeconds)s",
+        key.name, key.fingerprint, key.policy.rawValue,
+        "\(key.reuseSeconds)s" + (key.keepOnLock ? ", kept on lock" : ""),
         key.keyStore == "tpm" ? "tpm-resident" : "file-sealed",
         Self.age(key.createdAt, now: now), key.lastUsedAt.map { Self.age($0, now: now) } ?? "never",
         key.lastOutcome ?? "-",
