@@ -7,7 +7,7 @@ SWIFT ?= swift
 # `make deb` call them first, saying so.
 BUILD_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev libtss2-dev
 # What the tests and `make run` need besides.
-DEB_PACKAGES := $(BUILD_PACKAGES) clang-format openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd
+DEB_PACKAGES := $(BUILD_PACKAGES) clang-format openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd python3-dbus python3-gi
 # The extra Debian packages that building the manual pages and the .deb needs.
 DOC_PACKAGES := scdoc
 DEB_BUILD_PACKAGES := $(DOC_PACKAGES) debhelper dpkg-dev fakeroot lintian pkgconf

@@ -53,6 +53,8 @@ let package = Package(
         "LocalAuthConcurrency",
       ]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
+    // sd-bus watch of logind's Lock, PrepareForSleep and SessionRemoved, checked by sender.
+    .target(name: "CLogindBus", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
@@ -66,7 +68,7 @@ let package = Package(
       dependencies: [
         "LocalAuthProtocol", "LocalAuthBroker", "Sensors", "Systemd", "RightStore", "RightsStorage",
         "CLocalAuthSystem", "ExternalDrivers", "SystemFacts", "SSHAgent", "LocalAuthConcurrency",
-        "TPMKeys", "LocalAuthSocket",
+        "TPMKeys", "LocalAuthSocket", "CLogindBus",
       ]),
     // The client without Foundation (localauthctl links only this), then Apple's NSError-facing
     // API with Foundation re-exported, then the same under Apple's framework name.

@@ -102,7 +102,7 @@ _localauthctl() {
             ;;
         ssh-key)
             [ $position -eq 1 ] && words="create list public delete"
-            options="$options --reuse --policy"
+            options="$options --reuse --keep-on-lock --policy"
             ;;
         ssh-agent) options="$options --listen" ;;
         doctor) options="$options --app" ;;

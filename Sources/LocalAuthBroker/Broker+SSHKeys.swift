@@ -51,16 +51,16 @@ extension Broker {
     _ params: SSHKeyCreateRequest.Params, client: ClientSession,
     _ makeResponder: () -> any Responder
   ) throws(RPCError) -> MethodAnswer {
-    let (name, policy, reuse) = try (
+    let (name, policy, reuse, keepOnLock) = try (
       sshKeyName(params), sshKeyPolicy(params),
-      params.reuseSeconds(in: 0...Self.maxSSHKeyReuseSeconds) ?? 0
+      params.reuseSeconds(in: 0...Self.maxSSHKeyReuseSeconds) ?? 0, params.keepOnLock() ?? false
     )
     let (uid, limit, lane) = (client.peer.uid, configuration.store.maxSSHKeysPerUID, rights.lane)
     return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
       let record = try await lane.run { store in
         try store.createSSHKey(
           uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
-          maxKeysPerUID: limit)
+          keepOnLock: keepOnLock, maxKeysPerUID: limit)
       }
       return self.sshKeyEntry(record).json
     }
@@ -116,7 +116,7 @@ extension Broker {
         SSHKeyLastOutcome(
           outcome: outcome.outcome, reason: outcome.reason, at: timestamp(outcome.at))
       },
-      keyStore: record.residence.rawValue)
+      keyStore: record.residence.rawValue, keepOnLock: record.keepOnLock)
   }
 
   /// The `name` param: 1…64 bytes of letters, digits and `._-@+` (it is the public key line's

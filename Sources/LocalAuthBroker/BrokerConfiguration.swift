@@ -41,6 +41,9 @@ public struct BrokerConfiguration: Sendable, Equatable {
   public var passcodeDelays: [Duration] = [
     .seconds(60), .seconds(300), .seconds(900), .seconds(3600),
   ]
+  /// Whether a lock of the owner's session, a suspend or a logout ends app contexts' reuse windows
+  /// (`CloseGrantsOnLock=`; SSH keys choose for themselves).
+  public var closeGrantsOnLock = true
   /// Per-user owners (the default) or one device owner.
   public var ownerMode: OwnerMode = .perUser
   /// The account that start-up enrollments, `Passcode=` and script ENROLL belong to; in device mode, the one owner.

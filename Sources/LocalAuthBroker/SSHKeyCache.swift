@@ -62,6 +62,22 @@ struct SSHKeyCache {
     return context
   }
 
+  /// Ends the reuse grants of `uid`'s keys (every uid's when nil), but those of keys that keep
+  /// their window on lock; how many were open. A key whose record is not cached closes.
+  mutating func closeGrants(of uid: UInt32?) -> Int {
+    var closed = 0
+    for (key, context) in contexts where context.reuseGrant != nil {
+      let parts = key.split(separator: "/", maxSplits: 2)
+      guard parts.count == 3, let owner = UInt32(parts[0]), uid == nil || owner == uid else {
+        continue
+      }
+      if records[Self.key(owner, String(parts[1]))]?.keepOnLock == true { continue }
+      context.reuseGrant = nil
+      closed += 1
+    }
+    return closed
+  }
+
   private static func key(_ uid: UInt32, _ name: String) -> String { "\(uid)/\(name)" }
 }
 

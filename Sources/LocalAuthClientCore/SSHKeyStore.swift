@@ -23,6 +23,8 @@ public struct SSHKey: Sendable, Equatable {
   /// Where its private key lives: "tpm" (made inside the TPM, never leaves it) or "file" (sealed
   /// under the device key); "file" from a daemon that does not say.
   public var keyStore: String
+  /// Whether its reuse window outlives a lock of the session, a suspend and a logout.
+  public var keepOnLock: Bool
 
   /// A key from an `sshKey.*` answer.
   init(_ entry: SSHKeyEntry) throws {
@@ -40,6 +42,7 @@ public struct SSHKey: Sendable, Equatable {
       last.reason.map { "\(last.outcome): \($0)" } ?? last.outcome
     }
     keyStore = entry.keyStore
+    keepOnLock = entry.keepOnLock
   }
 
   /// The X9.63 public point, from the public key line's blob.
@@ -70,13 +73,15 @@ public struct SSHKeyStore: Sendable {
 
   /// Makes a new key named `name` (letters, digits, `._-@+`, at most 64 bytes).
   /// - Throws: `RPCError` alreadyExists for a name in use, limitExceeded at `MaxSSHKeysPerUID`.
-  public func create(name: String, policy: SSHKeyPolicy = .biometrics, reuseSeconds: Int = 0)
-    async throws -> SSHKey
-  {
+  /// The reuse window closes when the session locks unless `keepOnLock`.
+  public func create(
+    name: String, policy: SSHKeyPolicy = .biometrics, reuseSeconds: Int = 0,
+    keepOnLock: Bool = false
+  ) async throws -> SSHKey {
     try SSHKey(
       await connection.call(
         SSHKeyCreateRequest.self,
-        .init(name: name, policy: policy, reuseSeconds: reuseSeconds)))
+        .init(name: name, policy: policy, reuseSeconds: reuseSeconds, keepOnLock: keepOnLock)))
   }
 
   /// Every key of this user, by name.

@@ -21,7 +21,9 @@ public enum CommandParser {
   ]
 
   /// The options of one subcommand that take no value.
-  public static let switchOptions = ["--non-interactive", "--replace", "--session", "--list"]
+  public static let switchOptions = [
+    "--non-interactive", "--replace", "--session", "--list", "--keep-on-lock",
+  ]
 
   /// Every long option, global or of a subcommand (what completion and the manual list).
   public static var longOptions: [String] {

@@ -9,8 +9,9 @@ extension CommandRunner {
   ) async throws {
     let store = SSHKeyStore(connection: connection)
     switch command {
-    case .create(let name, let reuse, let policy):
-      let key = try await store.create(name: name, policy: policy, reuseSeconds: reuse)
+    case .create(let name, let reuse, let policy, let keepOnLock):
+      let key = try await store.create(
+        name: name, policy: policy, reuseSeconds: reuse, keepOnLock: keepOnLock)
       standardOutput(output.sshKeyLine(key))
     case .list:
       standardOutput(output.sshKeys(try await store.keys()))
@@ -35,7 +36,8 @@ extension OutputFormatter {
     json ? encode(.object(Self.sshKeyObject(key))) : key.publicKeyLine
   }
 
-  /// `ssh-key list`: name, fingerprint, policy, reuse window, where the key lives (TPM-resident or
+  /// `ssh-key list`: name, fingerprint, policy, reuse window (", kept on lock" when a lock of the
+  /// session leaves it open), where the key lives (TPM-resident or
   /// file-sealed), created, last used and how the latest signature since the daemon started ended.
   public func sshKeys(_ keys: [SSHKey], now: Date = Date()) -> String {
     if json { return encode(["keys": .array(keys.map { .object(Self.sshKeyObject($0)) })]) }
@@ -45,7 +47,8 @@ extension OutputFormatter {
     ]
     let rows = keys.map { key in
       [
-        key.name, key.fingerprint, key.policy.rawValue, "\(key.reuseSeconds)s",
+        key.name, key.fingerprint, key.policy.rawValue,
+        "\(key.reuseSeconds)s" + (key.keepOnLock ? ", kept on lock" : ""),
         key.keyStore == "tpm" ? "tpm-resident" : "file-sealed",
         Self.age(key.createdAt, now: now), key.lastUsedAt.map { Self.age($0, now: now) } ?? "never",
         key.lastOutcome ?? "-",
@@ -59,6 +62,7 @@ extension OutputFormatter {
       "name": .string(key.name), "publicKey": .string(key.publicKeyLine),
       "fingerprint": .string(key.fingerprint), "policy": .string(key.policy.rawValue),
       "reuseSeconds": .int(key.reuseSeconds), "keyStore": .string(key.keyStore),
+      "keepOnLock": .bool(key.keepOnLock),
       "createdAt": .number(JSONNumber(key.createdAt.timeIntervalSince1970)),
       "lastUsedAt": key.lastUsedAt.map { .number(JSONNumber($0.timeIntervalSince1970)) } ?? .null,
       "lastOutcome": key.lastOutcome.map(JSONValue.string) ?? .null,

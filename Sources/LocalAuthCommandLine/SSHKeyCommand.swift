@@ -2,8 +2,8 @@ import LocalAuthProtocol
 
 /// `localauthctl ssh-key ACTION ...`: this user's SSH keys in the daemon.
 public enum SSHKeyCommand: Sendable, Equatable {
-  /// `ssh-key create NAME [--reuse SECONDS] [--policy biometrics|any]`.
-  case create(name: String, reuseSeconds: Int, policy: SSHKeyPolicy)
+  /// `ssh-key create NAME [--reuse SECONDS] [--keep-on-lock] [--policy biometrics|any]`.
+  case create(name: String, reuseSeconds: Int, policy: SSHKeyPolicy, keepOnLock: Bool = false)
   /// `ssh-key list [--json]`.
   case list
   /// `ssh-key delete NAME`.
@@ -59,7 +59,8 @@ extension Arguments {
         }
         policy = named
       }
-      return .create(name: name, reuseSeconds: reuse, policy: policy)
+      let keepOnLock = flags.removeValue(forKey: "--keep-on-lock") != nil
+      return .create(name: name, reuseSeconds: reuse, policy: policy, keepOnLock: keepOnLock)
     case "list": return .list
     case "delete": return .delete(name: try operand("NAME", of: action))
     case "public": return .publicKey(name: try operand("NAME", of: action))

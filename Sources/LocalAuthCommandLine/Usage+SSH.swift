@@ -2,7 +2,8 @@
 extension Usage {
   /// `localauthctl ssh-key --help`.
   public static let sshKey = """
-    Usage: localauthctl ssh-key create NAME [--reuse SECONDS] [--policy biometrics|any]
+    Usage: localauthctl ssh-key create NAME [--reuse SECONDS] [--keep-on-lock]
+                                  [--policy biometrics|any]
            localauthctl ssh-key list [--json]
            localauthctl ssh-key public NAME
            localauthctl ssh-key delete NAME
@@ -20,6 +21,8 @@ extension Usage {
 
       --reuse SECONDS   After a biometric match, further signatures with this key pass without a
                         capture for SECONDS (0-3600, default 0: every signature asks)
+      --keep-on-lock    Keep that window open when the session locks, the machine suspends or
+                        you log out (by default each of them closes it)
       --policy P        biometrics (default) or any (biometrics or the passcode)
     """
 

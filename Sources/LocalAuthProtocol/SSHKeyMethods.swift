@@ -10,27 +10,30 @@ extension SSHKeyParams {
   public func name() throws(RPCError) -> String { try reader.nonEmptyString("name") }
 }
 
-/// `sshKey.create {name, policy?, reuseSeconds?}` → the key (as `sshKey.list` lists each one).
+/// `sshKey.create {name, policy?, reuseSeconds?, keepOnLock?}` → the key (as `sshKey.list` lists each one).
 public enum SSHKeyCreateRequest: RequestType {
   /// `sshKey.create`
   public static let method = "sshKey.create"
   /// The result object.
   public typealias Result = SSHKeyEntry
 
-  /// `{name, policy?, reuseSeconds?}`.
+  /// `{name, policy?, reuseSeconds?, keepOnLock?}`.
   public struct Params: SSHKeyParams {
     /// The params object.
     public let object: JSONObject
     /// Params over a received object.
     public init(object: JSONObject) { self.object = object }
     /// The params of a key named `name` that signs after `policy`, reusing a success for
-    /// `reuseSeconds`.
-    public init(name: String, policy: SSHKeyPolicy, reuseSeconds: Int) {
+    /// `reuseSeconds`, and whether the window outlives a lock of the session (`keepOnLock`).
+    public init(name: String, policy: SSHKeyPolicy, reuseSeconds: Int, keepOnLock: Bool = false) {
       object = [
         "name": .string(name), "policy": .string(policy.rawValue),
-        "reuseSeconds": .int(reuseSeconds),
+        "reuseSeconds": .int(reuseSeconds), "keepOnLock": .bool(keepOnLock),
       ]
     }
+    /// `keepOnLock`, optional: whether the reuse window stays open when the session locks, the
+    /// machine suspends or the user logs out (default: it closes).
+    public func keepOnLock() throws(RPCError) -> Bool? { try reader.optionalBool("keepOnLock") }
     /// `policy`, optional: an `SSHKeyPolicy` name, checked by the handler.
     public func policy() throws(RPCError) -> String? { try reader.optionalString("policy") }
     /// `reuseSeconds`, optional, within `range`.

@@ -48,12 +48,15 @@ public struct SSHKeyEntry: MethodResult, Equatable {
   public var lastOutcome: SSHKeyLastOutcome?
   /// "tpm" or "file"; "file" from a daemon that does not say.
   public var keyStore: String
+  /// Whether the reuse window outlives a lock of the session; false from a daemon that does not say.
+  public var keepOnLock = false
   /// An entry.
   public init(
     name: String, publicKey: String, fingerprint: String, policy: String, reuseSeconds: Int,
     createdAt: WireTimestamp, lastUsedAt: WireTimestamp?, lastOutcome: SSHKeyLastOutcome?,
-    keyStore: String
+    keyStore: String, keepOnLock: Bool = false
   ) {
+    self.keepOnLock = keepOnLock
     self.name = name
     self.publicKey = publicKey
     self.fingerprint = fingerprint
@@ -65,14 +68,14 @@ public struct SSHKeyEntry: MethodResult, Equatable {
     self.keyStore = keyStore
   }
   /// `{name, publicKey, fingerprint, policy, reuseSeconds, createdAt, lastUsedAt, lastOutcome,
-  /// keyStore}`.
+  /// keyStore, keepOnLock}`.
   public var json: JSONValue {
     [
       "name": .string(name), "publicKey": .string(publicKey),
       "fingerprint": .string(fingerprint), "policy": .string(policy),
       "reuseSeconds": .int(reuseSeconds), "createdAt": createdAt.json,
       "lastUsedAt": lastUsedAt?.json ?? .null, "lastOutcome": lastOutcome?.json ?? .null,
-      "keyStore": .string(keyStore),
+      "keyStore": .string(keyStore), "keepOnLock": .bool(keepOnLock),
     ]
   }
   /// From its object; nil when a member a key always has is missing.
@@ -89,7 +92,8 @@ public struct SSHKeyEntry: MethodResult, Equatable {
       reuseSeconds: reuseSeconds, createdAt: createdAt,
       lastUsedAt: WireTimestamp(json: object["lastUsedAt"]),
       lastOutcome: SSHKeyLastOutcome(json: object["lastOutcome"]),
-      keyStore: object["keyStore"]?.stringValue ?? "file")
+      keyStore: object["keyStore"]?.stringValue ?? "file",
+      keepOnLock: object["keepOnLock"]?.boolValue ?? false)
   }
 }
 

@@ -23,6 +23,7 @@ public enum ConfigurationKeys {
     "MaxSecretBytes",
     "MaxSSHKeysPerUID",
     "RequireAppIDBinding",
+    "CloseGrantsOnLock",
     "PromptTimeoutSec",
     "MaxBiometricAttempts",
     "LockoutThreshold",

@@ -227,6 +227,7 @@ public enum ConfigurationParser {
       c.limits.maxPendingPerConnection = try integer(value, 1...100_000)
     case "MaxConnectionsPerUID": c.limits.maxConnectionsPerUID = try integer(value, 1...100_000)
     case "RequireAppIDBinding": c.broker.requireAppIDBinding = try boolean(value)
+    case "CloseGrantsOnLock": c.broker.closeGrantsOnLock = try boolean(value)
     case "PromptTimeoutSec": c.broker.promptTimeout = .seconds(try integer(value, 1...86_400))
     case "MaxBiometricAttempts": c.broker.maxBiometricAttempts = try integer(value, 1...100)
     case "LockoutThreshold": c.broker.lockoutThreshold = try integer(value, 1...100)

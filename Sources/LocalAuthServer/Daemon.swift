@@ -34,6 +34,8 @@ public final class Daemon {
   var handoffPruneTimer: DispatchSourceTimer?
   /// Where the store keeps its keys (for the start entry); nil without a store.
   var keyStore: KeyStoreStatus?
+  /// logind's locks, sleeps and logouts, which close reuse windows.
+  var sessionLocks: SessionLockWatcher?
 
   /// Prepares a daemon: reads the configuration (or fails with file, line and reason).
   public init(options: DaemonOptions) throws(ConfigurationError) {
@@ -122,6 +124,7 @@ public final class Daemon {
     server = try Server(
       loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)
     try listen()
+    sessionLocks = SessionLockWatcher(broker: broker, log: log)
     let signalFD = try SystemError.check(las_signalfd(&signals, Int32(signals.count)), "signalfd")
     loop.register(
       signalFD, events: UInt32(LAS_EPOLLIN), handler: SignalHandler(fd: signalFD, daemon: self))
@@ -148,6 +151,7 @@ public final class Daemon {
     // From here on this thread is the event loop: every store call runs on the store's thread.
     RightStore.forbidUseOnCurrentThread()
     loop.run()
+    sessionLocks?.stop()
     broker.flushStateWrites()
     log.flush()
     if let boundPath { unlink(boundPath) }

@@ -11,7 +11,8 @@ extension RightStore {
   /// under the device key. Throws `.alreadyExists` for a name the uid already uses and
   /// `.limitReached(.sshKeysPerUID)` when the uid already has `maxKeysPerUID` keys.
   public func createSSHKey(
-    uid: UInt32, name: String, policy: String, reuseSeconds: Int, maxKeysPerUID: Int
+    uid: UInt32, name: String, policy: String, reuseSeconds: Int, keepOnLock: Bool = false,
+    maxKeysPerUID: Int
   ) throws -> SSHKeyRecord {
     guard !name.isEmpty else {
       throw RightStoreError.invalidArgument("a key name must not be empty")
@@ -36,19 +37,21 @@ extension RightStore {
         try database.run(
           """
           INSERT INTO ssh_keys (uid, name, policy, reuse_seconds, public_key, sealed_private_key,
-                                created_at_ms, last_used_ms, key_store, tpm_key)
-          VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                                created_at_ms, last_used_ms, key_store, tpm_key, keep_on_lock)
+          VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)
           """,
           [
             .integer(Int64(uid)), .text(name), .text(policy), .integer(Int64(reuseSeconds)),
             .blob(made.publicKey.x963), .blob(made.sealed), .integer(createdAt.value),
             .text(made.residence.rawValue), .optionalBlob(made.tpmKey),
+            .integer(keepOnLock ? 1 : 0),
           ])
       }
     }
     return SSHKeyRecord(
       name: name, uid: uid, policy: policy, reuseSeconds: reuseSeconds, publicKey: made.publicKey,
-      createdAt: createdAt.date, lastUsedAt: nil, residence: made.residence)
+      createdAt: createdAt.date, lastUsedAt: nil, residence: made.residence,
+      keepOnLock: keepOnLock)
   }
 
   /// Every SSH key of `uid`, by name.
@@ -56,17 +59,18 @@ extension RightStore {
     let rows = try withDatabase { database in
       try database.rows(
         """
-        SELECT name, policy, reuse_seconds, public_key, created_at_ms, last_used_ms, key_store
+        SELECT name, policy, reuse_seconds, public_key, created_at_ms, last_used_ms, key_store,
+               keep_on_lock
         FROM ssh_keys WHERE uid = ? ORDER BY name
         """, [.integer(Int64(uid))]
       ) { row in
         (
           row.text(0) ?? "", row.text(1) ?? "", row.integer(2), row.blob(3) ?? [], row.integer(4),
-          row.isNull(5) ? nil : row.integer(5), row.text(6) ?? ""
+          row.isNull(5) ? nil : row.integer(5), row.text(6) ?? "", row.integer(7) != 0
         )
       }
     }
-    return try rows.map { name, policy, reuse, point, created, used, store in
+    return try rows.map { name, policy, reuse, point, created, used, store, keepOnLock in
       guard let publicKey = try? P256PublicKey(x963: point) else {
         throw RightStoreError.corrupt(
           "the stored public key of SSH key \(name) is not a P-256 point")
@@ -77,7 +81,8 @@ extension RightStore {
       return SSHKeyRecord(
         name: name, uid: uid, policy: policy, reuseSeconds: Int(reuse), publicKey: publicKey,
         createdAt: Milliseconds(value: created).date,
-        lastUsedAt: used.map { Milliseconds(value: $0).date }, residence: residence)
+        lastUsedAt: used.map { Milliseconds(value: $0).date }, residence: residence,
+        keepOnLock: keepOnLock)
     }
   }
 

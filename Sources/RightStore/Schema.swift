@@ -71,6 +71,10 @@ enum Schema {
     ALTER TABLE rights ADD COLUMN key_store TEXT NOT NULL DEFAULT 'file';
     ALTER TABLE rights ADD COLUMN tpm_key BLOB;
     """,
+    // Whether a key's reuse window outlives a lock of the session (1) or closes with it (0).
+    """
+    ALTER TABLE ssh_keys ADD COLUMN keep_on_lock INTEGER NOT NULL DEFAULT 0;
+    """,
   ]
 
   /// Brings `database` to the latest version in one transaction; refuses a file from a newer build.

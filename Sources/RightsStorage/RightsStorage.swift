@@ -57,9 +57,10 @@ public protocol RightsStorage: Sendable {
 
   // MARK: SSH keys
 
-  /// Makes an SSH key with a fresh key pair.
+  /// Makes an SSH key with a fresh key pair; its reuse window closes on lock unless `keepOnLock`.
   func createSSHKey(
-    uid: UInt32, name: String, policy: String, reuseSeconds: Int, maxKeysPerUID: Int
+    uid: UInt32, name: String, policy: String, reuseSeconds: Int, keepOnLock: Bool,
+    maxKeysPerUID: Int
   ) throws -> SSHKeyRecord
   /// The uid's SSH keys.
   func sshKeys(uid: UInt32) throws -> [SSHKeyRecord]

@@ -12,6 +12,9 @@ public struct SSHKeyRecord: Sendable, Equatable {
   public var policy: String
   /// How long after a biometric match a further signature needs none, in seconds (0: never).
   public var reuseSeconds: Int
+  /// Whether its reuse window outlives a lock of the session, a suspend and a logout (default:
+  /// they close it).
+  public var keepOnLock = false
   /// The public half of the key.
   public var publicKey: P256PublicKey
   /// When the key was made.
@@ -24,8 +27,10 @@ public struct SSHKeyRecord: Sendable, Equatable {
   /// A record of these fields (the store makes them; tests and tools may too).
   public init(
     name: String, uid: UInt32, policy: String, reuseSeconds: Int, publicKey: P256PublicKey,
-    createdAt: Date, lastUsedAt: Date? = nil, residence: KeyResidence = .file
+    createdAt: Date, lastUsedAt: Date? = nil, residence: KeyResidence = .file,
+    keepOnLock: Bool = false
   ) {
+    self.keepOnLock = keepOnLock
     self.residence = residence
     self.name = name
     self.uid = uid

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs every real-systemd harness against one daemon binary, in order:
 # verify-units.sh, socket-activation.sh, notify-watchdog.py, journal.sh, doctor.sh,
-# nspawn.sh, pam-sudo.sh and login-keyring.sh (need the PAM module: make pam), fprintd-sudo.sh (needs the .deb: make deb). Installs missing Debian packages first (apt-get install
+# nspawn.sh, pam-sudo.sh and login-keyring.sh (need the PAM module: make pam), session-lock.sh, fprintd-sudo.sh (needs the .deb: make deb). Installs missing Debian packages first (apt-get install
 # --no-install-recommends). Must run as root. Prints each harness's result
 # and a final "N passed, N failed" over all of them; exits non-zero when any
 # check failed or any harness could not run.
@@ -36,7 +36,7 @@ TOTAL_FAILED=0
 SUMMARY=()
 # fprintd-sudo.sh and login-password.sh try the .deb ($LOCALAUTHD_DEB, else the newest .build/deb/localauthd_*.deb).
 LOCALAUTHD_DEB=${LOCALAUTHD_DEB:-$(ls -t "$REPO"/.build/deb/localauthd_*.deb 2>/dev/null | grep -v dbgsym | head -n 1)}
-for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh login-keyring.sh fprintd-sudo.sh login-password.sh; do
+for harness in verify-units.sh socket-activation.sh notify-watchdog.py journal.sh doctor.sh nspawn.sh pam-sudo.sh login-keyring.sh session-lock.sh fprintd-sudo.sh login-password.sh; do
     echo "=== $harness ($LOCALAUTHD)"
     log=$(mktemp /tmp/localauthd-run-all.XXXXXX)
     argument=$LOCALAUTHD
