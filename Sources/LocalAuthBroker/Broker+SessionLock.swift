@@ -19,7 +19,7 @@ extension Broker {
   public func closeGrants(of uid: UInt32?, because reason: GrantClosing) -> Int {
     var closed = 0
     if configuration.closeGrantsOnLock {
-      for client in clients.values {
+      for client in sessions.clients.values {
         for context in client.contexts.values
         where context.reuseGrant.map({ grant in
           uid == nil || grant.owner == uid || client.peer.uid == uid
@@ -29,9 +29,10 @@ extension Broker {
         }
       }
     }
-    closed += sshKeys.closeGrants(of: uid)
+    closed += device.sshKeys.closeGrants(of: uid)
     let whose = uid.map { "uid \($0)" } ?? "every uid"
-    log.notice("reuse windows of \(whose) closed: \(reason.rawValue) (\(closed) were open)")
+    services.log.notice(
+      "reuse windows of \(whose) closed: \(reason.rawValue) (\(closed) were open)")
     return closed
   }
 }
