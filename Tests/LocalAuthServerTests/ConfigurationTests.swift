@@ -25,6 +25,7 @@ import Testing
       FrameLimit=1024
       AdminGroup=wheel
       ExitOnIdleSec=60
+      CloseGrantsOnLock=no
 
       [Sensor.thumb]
       Kind=touchID
@@ -51,6 +52,9 @@ import Testing
     #expect(
       c.sensors[0].defaultBehavior == .noMatch && c.sensors[0].defaultDelayMilliseconds == 250)
     #expect(c.passcode == "987654")
+    #expect(!c.broker.closeGrantsOnLock)
+    #expect(
+      DaemonConfiguration().broker.closeGrantsOnLock, "reuse windows close on lock by default")
   }
 
   @Test(arguments: [
