@@ -39,7 +39,7 @@ let package = Package(
     // posix_spawn, poll and waitpid for out-of-process drivers.
     .target(name: "CDriverProcess"),
     // sd-bus calls to fprintd (libsystemd).
-    .target(name: "CFprintdBus", dependencies: ["CSystemd"]),
+    .target(name: "CFprintdBus", dependencies: ["CSystemd", "CSystemBus"]),
     .target(
       name: "ExternalDrivers",
       dependencies: [
@@ -54,7 +54,9 @@ let package = Package(
       ]),
     .target(name: "Systemd", dependencies: ["CSystemd"]),
     // sd-bus watch of logind's Lock, PrepareForSleep and SessionRemoved, checked by sender.
-    .target(name: "CLogindBus", dependencies: ["CSystemd"]),
+    .target(name: "CLogindBus", dependencies: ["CSystemd", "CSystemBus"]),
+    // Opening the system bus, or a test's bus at an address: the one way both bus clients do it.
+    .target(name: "CSystemBus", dependencies: ["CSystemd"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),

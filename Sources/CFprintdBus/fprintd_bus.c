@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <systemd/sd-bus.h>
+#include "CSystemBus.h"
 
 struct lfb_bus {
         sd_bus *bus;
@@ -36,23 +37,6 @@ static int on_owner(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         return 0;
 }
 
-/* A bus at `address` (a D-Bus address string), or the system bus when it is NULL. */
-static int open_bus(const char *address, sd_bus **out) {
-        if (!address)
-                return sd_bus_open_system(out);
-        sd_bus *bus = NULL;
-        int r = sd_bus_new(&bus);
-        if (r < 0)
-                return r;
-        if ((r = sd_bus_set_address(bus, address)) < 0 || (r = sd_bus_set_bus_client(bus, 1)) < 0 ||
-            (r = sd_bus_start(bus)) < 0) {
-                sd_bus_unref(bus);
-                return r;
-        }
-        *out = bus;
-        return 0;
-}
-
 int lfb_open(const char *address, lfb_reply_fn on_reply, lfb_signal_fn on_signal, void *context, lfb_bus **out) {
         struct lfb_bus *b = calloc(1, sizeof *b);
         if (!b)
@@ -60,7 +44,7 @@ int lfb_open(const char *address, lfb_reply_fn on_reply, lfb_signal_fn on_signal
         b->on_reply = on_reply;
         b->on_signal = on_signal;
         b->context = context;
-        int r = open_bus(address, &b->bus);
+        int r = las_bus_open(address, &b->bus);
         if (r < 0) {
                 free(b);
                 return r;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include <systemd/sd-bus.h>
+#include "CSystemBus.h"
 
 #define LOGIND "org.freedesktop.login1"
 #define MANAGER_PATH "/org/freedesktop/login1"
@@ -157,22 +158,6 @@ static void learn(watch *w) {
         sd_bus_error_free(&error);
 }
 
-static int open_bus(const char *address, sd_bus **out) {
-        if (!address)
-                return sd_bus_open_system(out);
-        sd_bus *bus = NULL;
-        int r = sd_bus_new(&bus);
-        if (r < 0)
-                return r;
-        if ((r = sd_bus_set_address(bus, address)) < 0 || (r = sd_bus_set_bus_client(bus, 1)) < 0 ||
-            (r = sd_bus_start(bus)) < 0) {
-                sd_bus_unref(bus);
-                return r;
-        }
-        *out = bus;
-        return 0;
-}
-
 static int subscribe(watch *w) {
         int r = sd_bus_add_match(w->bus, NULL,
                                  "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
@@ -223,7 +208,7 @@ int llb_watch(const char *address, int stop_fd, llb_event_fn on_event, void *con
                 return -ENOMEM;
         w->on_event = on_event;
         w->context = context;
-        int r = open_bus(address, &w->bus);
+        int r = las_bus_open(address, &w->bus);
         if (r >= 0 && (r = subscribe(w)) >= 0) {
                 /* Subscribed first, so no change of owner between the two goes unseen. */
                 learn(w);
