@@ -58,6 +58,8 @@ public actor Broker {
   var evaluations: [String: Evaluation] = [:]
   /// The SSH keys signed with since start and their contexts (reuse grants).
   var sshKeys = SSHKeyCache()
+  /// The login passwords kept for a login by presence (Broker+LoginPasswords.swift).
+  var keptPasswords = KeptPasswords()
   var outcomes: [String: Int] = [:]
   /// How many lines a uid's evaluations that end at once may log per second.
   var atOnceLogBudget = AtOnceLogBudget()
@@ -243,6 +245,7 @@ public actor Broker {
     if wasQueued { queue.remove(evaluation) }
     evaluation.task?.cancel()
     if case .success(let success) = outcome { grantReuse(evaluation, success) }
+    notePresence(evaluation, outcome)
     let result = account(outcome, of: evaluation)
     diagnoseFinished(evaluation, result)
     var event: JSONObject = ["result": .string(result.name)]
