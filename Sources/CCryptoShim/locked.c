@@ -15,6 +15,14 @@ void *cshim_locked_alloc(size_t size) {
         return region;
 }
 
+__attribute__((noinline)) void cshim_scrub_stack(size_t size) {
+        if (size > 65536)
+                size = 65536;
+        unsigned char *below = __builtin_alloca(size);
+        explicit_bzero(below, size);
+        __asm__ __volatile__("" : : "r"(below) : "memory");
+}
+
 void cshim_locked_free(void *region, size_t size) {
         if (!region)
                 return;

@@ -93,6 +93,7 @@ extension Broker {
       let answer = self.keptPassword(password, uid: uid, check, sealer: services.sealer)
       SecretWipe.wipe(&password)
       responder.respond(answer)
+      StackScrub.scrub()
     }
     return nil
   }
@@ -161,7 +162,12 @@ extension Broker {
         .notFound, "No password is kept for this user.",
         data: ["reason": "notKept", "requestID": .string(requestID)])
     }
-    let password = String(decoding: opened.bytes, as: UTF8.self)
+    // Native storage of its own (never a small string's inline bytes, which would be copied into
+    // the answer's members): the server wipes it once the answer is encoded.
+    let password = String(unsafeUninitializedCapacity: max(opened.count, 32)) { target in
+      _ = target.initialize(from: opened.bytes)
+      return opened.count
+    }
     opened.wipe()
     log.notice(
       "login password of uid \(proof.uid) released to \(service) after evaluation \(requestID)")

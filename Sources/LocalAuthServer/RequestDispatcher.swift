@@ -1,6 +1,7 @@
 import Glibc
 import LocalAuthBroker
 import LocalAuthConcurrency
+import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
@@ -37,6 +38,8 @@ struct RequestDispatcher {
         {
           wipeSecret(of: &request, frame: bytes)
         }
+        // A short password is a small string, copied by value into the frames that handled it.
+        if request.method.hasPrefix("login.") { StackScrub.scrub() }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.

@@ -10,6 +10,9 @@ int cshim_random_bytes(void *buffer, size_t count);
 /// A page-aligned region of `size` bytes locked in RAM (mlock(2)) and left out of core dumps
 /// (MADV_DONTDUMP), zeroed; NULL when it cannot be mapped or locked (errno says why).
 void *cshim_locked_alloc(size_t size);
+/// Zeroes `size` bytes of the stack below the caller's frame, where the frames of the calls that
+/// returned were (a short secret passed by value leaves copies there).
+void cshim_scrub_stack(size_t size);
 /// Zeroes and unmaps a region from cshim_locked_alloc.
 void cshim_locked_free(void *region, size_t size);
 /// AES-256-GCM over caller buffers (no copy of key, input or output elsewhere): encrypts (`encrypt`
