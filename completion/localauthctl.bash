@@ -14,7 +14,7 @@ _localauthctl() {
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD - 1]}
 
-    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff ssh-key ssh-agent doctor trace replay agent socket help"
+    local commands="status can-evaluate evaluate cancel monitor sensors sim enroll unenroll passcode reset-lockout rights handoff ssh-key ssh-agent doctor trace replay agent login socket help"
     local policies="biometrics owner companion biometrics-or-companion wrist deviceOwnerAuthentication deviceOwnerAuthenticationWithBiometrics deviceOwnerAuthenticationWithCompanion deviceOwnerAuthenticationWithBiometricsOrCompanion deviceOwnerAuthenticationWithWristDetection"
     local global_options="--socket --app-id --json --help"
 

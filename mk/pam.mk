@@ -15,7 +15,7 @@ PAM_MODULE_ASAN := .build/pam-asan/pam_localauthd.so
 PAM_DIR = $(PREFIX)/lib/$(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)/security
 # Building the module needs the first two (checked); its tests need the rest too (make pam-deps).
 PAM_BUILD_PACKAGES := libpam0g-dev gcc
-PAM_DEB_PACKAGES := $(PAM_BUILD_PACKAGES) libpam-wrapper pamtester sudo
+PAM_DEB_PACKAGES := $(PAM_BUILD_PACKAGES) libpam-wrapper pamtester sudo gdb
 
 .PHONY: pam pam-deps check-pam-packages test-pam install-pam uninstall-pam
 

@@ -3,6 +3,7 @@
  * caller not in an active local session, nothing to evaluate with) and never blocks past timeout=.
  * See docs/pam.md and pam_localauthd(8). */
 #include "daemon_link.h"
+#include "kept_password.h"
 #include "pam_localauthd.h"
 #include "terminal.h"
 
@@ -47,6 +48,10 @@ static int parse_options(pam_handle_t *pamh, int argc, const char **argv, struct
                         options->session_check = arg[14] == 'y';
                 } else if (strcmp(arg, "login") == 0) {
                         options->login = 1;
+                } else if (strcmp(arg, "keep_password") == 0) {
+                        options->keep_password = 1;
+                } else if (strcmp(arg, "release_password") == 0) {
+                        options->release_password = 1;
                 } else if (strcmp(arg, "no_tty") == 0) {
                         options->no_terminal = 1;
                 } else if (strncmp(arg, "daemon_user=", 12) == 0 && strlen(arg + 12) < sizeof options->daemon_user) {
@@ -153,6 +158,9 @@ static int authenticate(pam_handle_t *pamh, int argc, const char **argv) {
 
         if (parse_options(pamh, argc, argv, &options) != 0)
                 goto finish;
+        if (options.keep_password)
+                /* A line of its own after pam_unix: it keeps, it never evaluates. */
+                return keep_password(pamh, &options);
         if (pam_get_user(pamh, &user, NULL) != PAM_SUCCESS || !user || !*user || strlen(user) >= NAME_MAX_LEN) {
                 user = NULL; /* nothing to journal about */
                 code = PAM_USER_UNKNOWN;
@@ -187,6 +195,10 @@ static int authenticate(pam_handle_t *pamh, int argc, const char **argv) {
         result.times.connect_us = monotonic_us() - result.started_us;
         evaluate(pamh, link, &terminal, &options, user, &result);
         code = pam_code(result.end);
+        if (result.end == END_SUCCESS && options.release_password &&
+            release_password(pamh, link, result.request_id, options.timeout_ms))
+                pam_syslog(pamh, LOG_NOTICE, "login password kept by localauthd set as PAM_AUTHTOK (%s)",
+                           result.request_id);
         if (result.end == END_PASSWORD && pam_set_item(pamh, PAM_AUTHTOK, result.password) != PAM_SUCCESS)
                 code = PAM_AUTHINFO_UNAVAIL;
 
@@ -230,4 +242,14 @@ PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_setcred(pam_handle_
         (void)argc;
         (void)argv;
         return PAM_IGNORE;
+}
+
+/* The password stack's keep_password line (after pam_unix): once the password changed, the kept one is
+ * dropped, so the old password is never given back. */
+PAM_EXTERN __attribute__((visibility("default"))) int pam_sm_chauthtok(pam_handle_t *pamh, int flags, int argc,
+                                                                       const char **argv) {
+        struct module_options options;
+        if ((flags & PAM_PRELIM_CHECK) || parse_options(pamh, argc, argv, &options) != 0 || !options.keep_password)
+                return PAM_IGNORE;
+        return drop_password(pamh, &options);
 }

@@ -20,6 +20,8 @@ struct module_options {
         int no_terminal;                /* no_tty: always use the conversation */
         char daemon_user[NAME_MAX_LEN]; /* daemon_user=NAME: the account localauthd runs as */
         int login;                      /* login: a login before its session (login_locality.c) */
+        int keep_password;              /* keep_password: hand pam_unix's PAM_AUTHTOK to the daemon (kept_password.c) */
+        int release_password;           /* release_password: after a success, the kept password as PAM_AUTHTOK */
 };
 
 /* How one evaluation ended, in the module's words. */

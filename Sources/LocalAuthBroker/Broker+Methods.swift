@@ -30,7 +30,9 @@ extension Broker {
       .answer(DomainStateRequest.self) { (broker, params, client) throws(RPCError) in
         try broker.domainState(params, client: client)
       },
-      .answer(BrokerStatusRequest.self) { (broker, _, _) throws(RPCError) in broker.status() },
+      .answer(BrokerStatusRequest.self) { (broker, _, client) throws(RPCError) in
+        broker.status(for: client)
+      },
       .answer(MonitorRequest.self) { (broker, _, client) throws(RPCError) in
         broker.startMonitoring(client)
       },

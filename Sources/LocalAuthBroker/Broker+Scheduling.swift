@@ -66,6 +66,7 @@ extension Broker {
     if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
     evaluation.task?.cancel()
     if case .success(let success) = outcome { grantReuse(evaluation, success) }
+    notePresence(evaluation, outcome)
     let result = account(outcome, of: evaluation)
     diagnoseFinished(evaluation, result)
     var event: JSONObject = ["result": .string(result.name)]

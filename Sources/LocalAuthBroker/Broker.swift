@@ -35,6 +35,8 @@ public actor Broker {
   var scheduler = Scheduler()
   /// Outcomes counted, diagnostics, the at-once log budget and the monitors.
   var observability = Observability()
+  /// The login passwords kept for a login by presence (Broker+LoginPasswords.swift).
+  var keptPasswords = KeptPasswords()
 
   /// The daemon's version, reported by session.hello and broker.status.
   public nonisolated var version: String { services.version }

@@ -60,6 +60,8 @@ public struct BrokerConfiguration: Sendable, Equatable {
   /// root (a `make run` daemon belongs to whoever started it); nil otherwise.
   public var adminUserID: UInt32? = nil
 
+  /// The `[Login]` settings: keeping login passwords for a login by presence.
+  public var login = LoginPasswordConfiguration()
   /// The defaults.
   public init() {}
 }

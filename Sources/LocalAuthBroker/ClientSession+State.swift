@@ -62,3 +62,11 @@ extension ClientSession {
     set { onLoop.value.connected = newValue }
   }
 }
+
+extension ClientSession {
+  /// The last system evaluation on this connection that succeeded by presence.
+  var presence: PresenceProof? {
+    get { onLoop.value.presence }
+    set { onLoop.value.presence = newValue }
+  }
+}

@@ -127,6 +127,8 @@ public final class ClientSession: Sendable {
     var queuedCount = 0
     var evaluations: [String: Evaluation] = [:]
     var connected = true
+    /// The last system evaluation on this connection that succeeded by presence (a password release).
+    var presence: PresenceProof?
   }
 
   /// A session bound to `loop` (the broker's `ExecutorLoop`; a test's `LoopThread`).

@@ -100,7 +100,7 @@ extension Broker {
   /// Every method the broker answers: the routes of each area, built once.
   static let routes = RouteTable(
     sessionRoutes + administrationRoutes + diagnosticsRoutes + agentRoutes + rightsRoutes
-      + sshKeyRoutes)
+      + sshKeyRoutes + loginPasswordRoutes)
 
   /// The wire names of the methods the broker answers (for the registry test).
   public static var routedMethods: [String] { routes.methods }

@@ -48,6 +48,8 @@ public enum Command: Sendable, Equatable {
   case doctor(appID: String?)
   /// `trace [--app ID | --pid PID]`: a client's evaluations as a timeline (`--json`: a trace file).
   case trace(appID: String?, pid: Int?)
+  /// `login drop-password USER`: drop the login password kept for USER (root; issue 33).
+  case dropPassword(user: String)
   /// `replay TRACE [--passcode DIGITS]`: script the sensors to answer as in a trace file.
   case replay(path: String, passcode: String?)
 }

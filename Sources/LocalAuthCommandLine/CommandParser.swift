@@ -9,7 +9,7 @@ public enum CommandParser {
     "status", "can-evaluate", "evaluate", "cancel", "monitor", "sensors", "sim", "enroll",
     "unenroll", "passcode",
     "reset-lockout", "rights", "handoff", "ssh-key", "ssh-agent", "doctor", "trace", "replay",
-    "agent", "socket", "help",
+    "agent", "login", "socket", "help",
   ]
 
   /// The options that take a value (`--opt value` or `--opt=value`).
@@ -130,6 +130,13 @@ struct Arguments {
     case "monitor": return .monitor
     case "sensors": return .sensors
     case "reset-lockout": return .resetLockout(user: try optionalFlag("--user"))
+    case "login":
+      guard values.count == 2, values[0] == "drop-password", !values[1].isEmpty else {
+        throw usage("login takes drop-password USER")
+      }
+      let user = values[1]
+      values.removeAll()
+      return .dropPassword(user: user)
     case "can-evaluate": return .canEvaluate(try policy())
     case "evaluate":
       let policy = try policy()

@@ -172,6 +172,8 @@ public struct CommandRunner: Sendable {
       ).run()
     case .doctor, .trace, .replay:
       try await performDiagnostics(command, broker: broker, output: output)
+    case .dropPassword(let user):
+      try await dropPassword(user, broker: broker, output: output)
     }
   }
 }

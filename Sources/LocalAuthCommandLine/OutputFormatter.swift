@@ -28,6 +28,7 @@ public struct OutputFormatter: Sendable {
         "queued": .int(status.queued),
         "outcomes": .object(outcomes),
         "keyStore": status.keyStore.map(Self.keyStoreObject) ?? .null,
+        "keptPasswords": status.keptPasswords.map(JSONValue.int),
         "findings": .object(
           JSONObject(
             status.findings.sorted { $0.key < $1.key }.map { JSONMember($0.key, .int($0.value)) })),
@@ -53,6 +54,9 @@ public struct OutputFormatter: Sendable {
         Findings: \(findings)
             Keys: \(PrintableText.escaped(status.keyStore?.line ?? "none (no rights store)"))
       """
+        + (status.keptPasswords.map {
+          "\n Passwords: kept for \($0) user\($0 == 1 ? "" : "s") (login by presence)"
+        } ?? "")
   }
 
   private static func keyStoreObject(_ keys: KeyStoreSummary) -> JSONValue {

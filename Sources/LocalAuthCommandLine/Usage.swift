@@ -29,6 +29,7 @@ public enum Usage {
       doctor [--app ID]              Explain re-prompts, overlapping prompts and context churn
       trace [--app ID | --pid PID]   A client's evaluations as a timeline (--json: a trace file)
       replay TRACE                   Script the sensors to answer as in a trace file
+      login drop-password USER       Drop the login password kept for USER's keyring (root)
       socket                         Print the socket path it connects to (sends nothing)
       help [COMMAND]                 Show help
 
@@ -119,6 +120,8 @@ public enum Usage {
       serving). System authentication (sudo, su, polkit) never reaches an agent.
       --list shows your agents (root and the admin group: USER's): pid, scope, since when.
       """
+    case "login":
+      "Usage: localauthctl login drop-password USER\n\nDrop the login password localauthd keeps for USER's keyring after a login by finger or face\n(pam_localauthd's keep_password; root only). USER is a name or a uid."
     case "reset-lockout":
       "Usage: localauthctl reset-lockout [--user USER]\n\nClear the biometric lockout and failed-attempt counters (yours, or USER's)."
     case "rights": rights

@@ -20,7 +20,8 @@ public enum MethodRegistry {
     HandoffCreateRequest.self, HandoffListRequest.self, HandoffAuthorizeRequest.self,
     HandoffRedeemRequest.self,
     SSHKeyCreateRequest.self, SSHKeyListRequest.self, SSHKeyDeleteRequest.self,
-    SSHKeySignRequest.self,
+    SSHKeySignRequest.self, KeepPasswordRequest.self, ReleasePasswordRequest.self,
+    DropPasswordRequest.self,
   ]
 
   /// The notification types the server sends.

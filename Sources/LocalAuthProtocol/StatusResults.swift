@@ -23,6 +23,9 @@ public struct BrokerStatus: MethodResult, Equatable {
   /// Where keys live (`keyStore` of broker.status): nil from a daemon without a rights store.
   public var keyStore: KeyStoreSummary?
 
+  /// For how many users a login password is kept (issue 33): root's answer only, nil for others.
+  public var keptPasswords: Int?
+
   /// All findings since start.
   public var findingsTotal: Int { findings.values.reduce(0, +) }
 
@@ -56,6 +59,7 @@ public struct BrokerStatus: MethodResult, Equatable {
       "clients": .int(clients), "evaluating": .int(evaluating), "queued": .int(queued),
       "storeRequests": .int(storeRequests), "outcomes": counters(outcomes),
       "findings": counters(findings), "keyStore": keyStore?.json ?? .null,
+      "keptPasswords": keptPasswords.map(JSONValue.int),
     ]
   }
 
@@ -79,6 +83,7 @@ public struct BrokerStatus: MethodResult, Equatable {
     }
     self.findings = findings
     keyStore = o["keyStore"]?.objectValue.map(KeyStoreSummary.init(object:))
+    keptPasswords = o["keptPasswords"]?.intValue
   }
 }
 

@@ -76,6 +76,11 @@ public enum ConfigurationKeys {
   /// The keys of `[Keys]`: where keys are made and kept (the TPM or files).
   public static let keys: [String] = ["Store", "TCTI"]
 
+  /// The keys of `[Login]`: login passwords kept for a login by presence (issue 33).
+  public static let login: [String] = [
+    "KeepPasswords", "ReleasePasswordTo", "KeptPasswordMaxAgeSec", "PasswordSocket",
+  ]
+
   /// The keys of every `[AppID.ID]` section.
   public static let appID: [String] = ["Executable"]
 }

@@ -131,7 +131,7 @@ public enum ConfigurationParser {
       if line.hasPrefix("[") {
         guard line.hasSuffix("]") else { throw fail("section header must end with ']'") }
         let name = String(line.dropFirst().dropLast())
-        if name == "Broker" || name == "Diagnostics" || name == "Keys" {
+        if name == "Broker" || name == "Diagnostics" || name == "Keys" || name == "Login" {
           cursor.section = name
         } else if name.hasPrefix("Sensor.") {
           let sensorName = String(name.dropFirst("Sensor.".count))
@@ -160,7 +160,7 @@ public enum ConfigurationParser {
           cursor.section = name
         } else {
           throw fail(
-            "unknown section [\(name)] (expected [Broker], [Diagnostics], [Keys], [Sensor.NAME] or [AppID.ID])"
+            "unknown section [\(name)] (expected [Broker], [Diagnostics], [Keys], [Login], [Sensor.NAME] or [AppID.ID])"
           )
         }
         cursor.skipping = false
@@ -182,6 +182,9 @@ public enum ConfigurationParser {
             throw .init("unknown key in [Diagnostics]")
           }
           try applyDiagnostics(key, value, to: &configuration.broker.diagnostics)
+        } else if section == "Login" {
+          guard ConfigurationKeys.login.contains(key) else { throw .init("unknown key in [Login]") }
+          try applyLogin(key, value, to: &configuration)
         } else if section == "Keys" {
           guard ConfigurationKeys.keys.contains(key) else { throw .init("unknown key in [Keys]") }
           try applyKeys(key, value, to: &configuration.keys)

@@ -48,6 +48,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     /// the connection stays until every pending request is answered.
     static let readClosed = Flags(rawValue: 8)
     static let closed = Flags(rawValue: 16)
+    /// The output held a secret (a released login password): zeroed before it is reused or freed.
+    static let heldSecret = Flags(rawValue: 32)
 
     mutating func set(_ member: Flags, _ on: Bool) {
       if on { insert(member) } else { remove(member) }
@@ -263,6 +265,17 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     outputGrew()
   }
 
+  /// Writes an answer that holds a secret (`login.releasePassword`'s): the output is zeroed once
+  /// sent, and the answer's string is wiped once encoded.
+  func writeSecretResponse(_ answer: Result<JSONValue, RPCError>, id: RequestID) {
+    writeResponse(answer, id: id)
+    flags.insert(.heldSecret)
+    if case .success(let value) = answer, case .string(let secret)? = value.objectValue?["password"]
+    {
+      SecretWipe.wipe(secret)
+    }
+  }
+
   private func outputGrew() {
     if pendingOutput > server.limits.outputHardLimit {
       server.log.clientDropped(
@@ -290,6 +303,12 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   private func returnOutputBuffer() {
     outputStart = 0
     guard output.capacity > 0 else { return }
+    if flags.contains(.heldSecret) {
+      flags.remove(.heldSecret)
+      output.withUnsafeMutableBytes { raw in
+        if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
+      }
+    }
     output.removeAll(keepingCapacity: true)
     var buffer: [UInt8] = []
     swap(&buffer, &output)

@@ -121,6 +121,7 @@ public final class Daemon {
         storeThread: BelowLoopStoreThread()),
       hashThread: DispatchWorkerThread(label: "localauthd.passcode-hash"),
       hostNames: KnownHostsFile(path: configuration.sshKnownHostsFile))
+    keepPasswords(configuration)
     server = try Server(
       loop: loop, broker: broker, limits: configuration.limits, log: log, accounts: accounts)
     try listen()

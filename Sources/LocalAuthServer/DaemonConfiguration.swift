@@ -90,6 +90,9 @@ public struct DaemonConfiguration: Sendable, Equatable {
   public var sshKnownHostsFile = "/etc/ssh/ssh_known_hosts"
   /// The `[Keys]` section: where keys are made and kept.
   public var keys = KeysConfiguration()
+  /// `[Login]` PasswordSocket=: localauthd-password-helper's socket, which checks a login password
+  /// before it is kept (the `[Login]` policy itself is `broker.login`).
+  public var loginPasswordSocket = SensorConfiguration.defaultPasswordSocket
   /// The sensors in order; the defaults are `face` (faceID) and `passcode`.
   public var sensors: [SensorConfiguration] = [
     SensorConfiguration(name: "face", kind: .faceID),

@@ -1,6 +1,7 @@
 import Glibc
 import LocalAuthBroker
 import LocalAuthConcurrency
+import LocalAuthCrypto
 import LocalAuthProtocol
 import Sensors
 
@@ -32,7 +33,13 @@ struct RequestDispatcher {
         buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
-        if request.method == AgentRespondRequest.method { wipeSecret(of: &request, frame: bytes) }
+        if request.method == AgentRespondRequest.method
+          || request.method == KeepPasswordRequest.method
+        {
+          wipeSecret(of: &request, frame: bytes)
+        }
+        // A short password is a small string, copied by value into the frames that handled it.
+        if request.method.hasPrefix("login.") { StackScrub.scrub() }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.
@@ -63,9 +70,11 @@ struct RequestDispatcher {
   /// A short string lives inside its member: the member is overwritten in place as well.
   private func wipeSecret(of request: inout RPCRequest, frame: UnsafeBufferPointer<UInt8>) {
     guard request.params["user"] == nil else { return }
-    if case .string(let secret)? = request.params["passcode"] {
-      SecretWipe.wipe(secret)
-      request.params["passcode"] = .string("")
+    for key in ["passcode", "password"] {
+      if case .string(let secret)? = request.params[key] {
+        SecretWipe.wipe(secret)
+        request.params[key] = .string("")
+      }
     }
     if let base = frame.baseAddress {
       explicit_bzero(UnsafeMutableRawPointer(mutating: base), frame.count)
@@ -87,7 +96,11 @@ struct RequestDispatcher {
   /// One request on its own (not in a batch): its answer now, or later through its responder.
   private func handle(_ request: RPCRequest, on connection: Connection) {
     if let answer = call(request, on: connection, slot: .single), let id = request.id {
-      connection.writeResponse(answer, id: id)
+      if request.method == ReleasePasswordRequest.method {
+        connection.writeSecretResponse(answer, id: id)
+      } else {
+        connection.writeResponse(answer, id: id)
+      }
     }
   }
 

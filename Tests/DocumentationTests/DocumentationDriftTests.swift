@@ -90,7 +90,7 @@ import Testing
 
   @Test(
     arguments: ConfigurationKeys.broker + ConfigurationKeys.diagnostics + ConfigurationKeys.sensor
-      + ConfigurationKeys.appID + ConfigurationKeys.keys)
+      + ConfigurationKeys.appID + ConfigurationKeys.keys + ConfigurationKeys.login)
   func everyConfigurationKeyIsDocumented(key: String) {
     let inGuide = Self.configurationGuide.contains("`\(key)=`")
     let inPage = Self.configurationPage.contains("*\(key)=*")

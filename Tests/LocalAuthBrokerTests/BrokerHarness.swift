@@ -26,7 +26,7 @@ final class BrokerHarness: Sendable {
     removable: Bool = false, faceAvailable: Bool = true, companionPaired: [String] = [],
     rightStore: RightStore? = nil, owners: OwnerMode = .device, faceReportsArming: Bool = false,
     hostNames: any HostNameDirectory = NoVerifiedHostNames(),
-    password: PasswordSensor? = nil
+    password: PasswordSensor? = nil, log: any EvaluationLog = SilentLog()
   ) {
     // One device owner (uid 0) unless a test asks for per-user owners: most broker tests are about one person.
     var configuration = configuration
@@ -48,7 +48,7 @@ final class BrokerHarness: Sendable {
       sensors: SensorRegistry(
         [arming ?? face] + (password.map { [$0] } ?? []) + [passcodeSensor, companion]),
       passcode: passcode,
-      time: clock, random: SystemRandomSource(), log: SilentLog(), accounts: SystemAccounts(),
+      time: clock, random: SystemRandomSource(), log: log, accounts: SystemAccounts(),
       processes: SystemProcesses(), executor: executor,
       storage: .read(
         from: rightStore, log: SilentLog(), storeThread: DispatchWorkerThread(label: "test.store")),

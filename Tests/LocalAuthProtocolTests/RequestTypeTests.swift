@@ -12,7 +12,7 @@ struct RequestTypeTests {
     #expect(Set(methods).count == methods.count, "\(methods)")
     #expect(Set(notifications).count == notifications.count, "\(notifications)")
     #expect(Set(methods).isDisjoint(with: notifications))
-    #expect(methods.count == 45)
+    #expect(methods.count == 48)
     for name in methods + notifications {
       let parts = name.split(separator: ".")
       #expect(parts.count == 2 && parts.allSatisfy { !$0.isEmpty }, "\(name)")

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 
+import keyring_rows
 import pam_harness
 import trust_rows
 from pam_harness import (HERE, MODULE, MODULE_ASAN, PAM_UNIX, PASSWORD, SCALE, USER, Terminal, check,
@@ -290,6 +291,7 @@ def main():
         terminal_rows(daemon)
         hostile(directory)
         trust_rows.run(directory, daemon)
+        keyring_rows.run(directory)
     finally:
         if daemon:
             daemon.stop()
