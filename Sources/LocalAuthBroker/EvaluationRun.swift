@@ -6,7 +6,8 @@ import Sensors
 /// it decides the next step — biometric stage, fallback choice, passcode stage, companion, outcome
 /// — and returns it with its effects as values (`EvaluationStep`). It does no I/O and never waits:
 /// the broker looks facts up, waits for captures and carries the effects out
-/// (`Broker+EvaluationRun.swift`). A change to what a policy does goes here.
+/// (`Broker+EvaluationRun.swift`, `Broker+Captures.swift`). A change to what a policy does goes
+/// here, or in its stages' files (`EvaluationRun+Passcode.swift`, `EvaluationRun+Companion.swift`).
 struct EvaluationRun {
   /// Where the run is.
   enum Stage: Equatable {
