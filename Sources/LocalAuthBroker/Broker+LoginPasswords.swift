@@ -72,10 +72,16 @@ extension Broker {
     try requireRoot(client)
     let uid = try params.uid()
     let text = try params.password()
-    guard configuration.login.keepPasswords, let services = keptPasswords.services else {
+    guard configuration.login.keepPasswords else {
       throw RPCError(
         .permissionDenied, "The daemon keeps no login passwords (KeepPasswords=no).",
         data: ["reason": "keepingOff"])
+    }
+    guard let services = keptPasswords.services else {
+      throw RPCError(
+        .biometryNotAvailable,
+        "The daemon has no sealing key in locked memory (mlock refused at start; see its journal).",
+        data: ["reason": "noLockedMemory"])
     }
     guard keptPasswords.hasRoom(for: uid) else {
       throw .limit(

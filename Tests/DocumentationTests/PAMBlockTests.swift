@@ -26,7 +26,7 @@ import Testing
   @Test func theBlocksAreThere() {
     for name in [
       "sudo", "polkit-1", "login-auth", "lightdm-auth", "login-keyring",
-      "lightdm-keyring", "passwd-keyring",
+      "login-keyring-session", "lightdm-keyring", "passwd-keyring",
     ] {
       #expect(Self.names.contains(name), "docs/pam.md has no block \(name)")
     }

@@ -37,13 +37,16 @@ container_boot() {
         [ -d "/sys/fs/cgroup/$hierarchy" ] && CGROUPS+=("/sys/fs/cgroup/$hierarchy/$NAME")
     done
     [ ${#CGROUPS[@]} -gt 0 ] || die "no /sys/fs/cgroup/systemd or /sys/fs/cgroup/unified hierarchy"
-    export NAME ROOT
+    # LOCALAUTHD_NSPAWN_ARGS: more systemd-nspawn options, split on spaces (login-keyring.sh's
+    # --system-call-filter=@memlock: nspawn's own filter refuses mlock, which the daemon and
+    # gnome-keyring need for the kept password).
+    export NAME ROOT LOCALAUTHD_NSPAWN_ARGS=${LOCALAUTHD_NSPAWN_ARGS:-}
     unshare -m --propagation private bash -c '
         set -e
         mount -n -t tmpfs tmpfs /run/systemd
         for group in "$@"; do mkdir -p "$group"; echo $$ >"$group/cgroup.procs"; done
         exec systemd-nspawn -D "$ROOT" -M "$NAME" --boot --register=no --keep-unit \
-            --console=read-only
+            --console=read-only $LOCALAUTHD_NSPAWN_ARGS
     ' launcher "${CGROUPS[@]}" >"$RUN/console.log" 2>&1 &
     NSPAWN=$!
     wait_for 20 bash -c "ps --ppid $NSPAWN -o comm= 2>/dev/null | grep -qx systemd" \

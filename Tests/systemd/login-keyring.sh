@@ -17,6 +17,11 @@
 #   lightdm's service, a greeter session active on seat0 (logind, class greeter) -> signed in by face;
 #   lightdm's service, no greeter on the seat   -> steps aside (noGreeter);
 #   sudo on the VT, outside any session          -> today's rule: steps aside (noSession).
+# Then the keyring (issue 33's second part), /etc/pam.d/login with docs/pam.md's login-keyring and
+# login-keyring-session blocks, a D-Bus user session (dbus-user-session) and gnome-keyring:
+#   alice logs in with her password -> kept; `secret-tool store` in that session; logs out;
+#   alice logs in by face            -> `secret-tool lookup` gives the secret, the login keyring unlocked;
+#   localauthd restarted, by face    -> signed in, the keyring stays locked.
 #
 # Usage: login-keyring.sh [LOCALAUTHD]   (or LOCALAUTHD=path; PAM_MODULE=path, default .build/pam/pam_localauthd.so)
 set -uo pipefail
@@ -31,6 +36,7 @@ export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_KEYRING_NSPAWN_CACHE:-/var/cache/loc
 export LOCALAUTHD_NSPAWN_EXTRA_PACKAGES=sudo,pamtester,libpam-modules,login
 # libtss2-*: the daemon links tpm2-tss since issue 32.
 export LOCALAUTHD_NSPAWN_LATE_PACKAGES="libpam-systemd dbus-user-session gnome-keyring libpam-gnome-keyring libsecret-tools libtss2-esys-3.0.2-0 libtss2-mu0 libtss2-rc0 libtss2-sys1 libtss2-tctildr0"
+export LOCALAUTHD_NSPAWN_ARGS=--system-call-filter=@memlock
 ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
 NAME=localauthd-login-$$
 RUN=$(mktemp -d /var/tmp/localauthd-login.XXXXXX)
@@ -52,6 +58,9 @@ make -s -C "$RUN" install-localauthd-binaries install-localauthd-systemd install
     || die "make install (systemd/install.mk) failed: $(cat "$RUN/install.log")"
 make -s -C "$REPO" install-pam DESTDIR="$ROOT" PREFIX=/usr PAM_MODULE="$PAM_MODULE" >>"$RUN/install.log" 2>&1 \
     || die "make install-pam failed: $(cat "$RUN/install.log")"
+# The password helper checks a password before the daemon keeps it (issue 33's keyring rows).
+make -s -C "$REPO" install-password-helper DESTDIR="$ROOT" PREFIX=/usr >>"$RUN/install.log" 2>&1 \
+    || die "make install-password-helper failed: $(cat "$RUN/install.log")"
 gcc -std=gnu11 -O1 -Wall -Wextra -Werror -o "$ROOT/usr/local/bin/login-probe" "$HERE/login-probe.c" -lpam -lpam_misc \
     || die "cannot build login-probe"
 cat >"$ROOT/etc/localauthd/localauthd.conf" <<'CONF'
@@ -73,6 +82,7 @@ path, lines = sys.argv[1], sys.argv[2]
 text = open(path).read().replace("@include common-auth\n", lines + "\n", 1)
 open(path, "w").write(text)' "$1" "$lines"
 }
+cp "$ROOT/etc/pam.d/login" "$RUN/login.debian"
 replace_common_auth "$ROOT/etc/pam.d/login" login-auth
 # Debian's lightdm PAM file, from its package (the package itself pulls in X).
 (cd "$RUN" && apt-get download lightdm >"$RUN/lightdm-download.log" 2>&1) || die "apt-get download lightdm failed"
@@ -87,7 +97,7 @@ printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession req
 install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
 install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
 printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"
-systemctl --root="$ROOT" enable localauthd.socket >"$RUN/enable.log" 2>&1 \
+systemctl --root="$ROOT" enable localauthd.socket localauthd-password.socket >"$RUN/enable.log" 2>&1 \
     || die "systemctl --root enable localauthd.socket failed: $(cat "$RUN/enable.log")"
 
 container_boot
@@ -183,6 +193,86 @@ out=$(probe --vt "$ACTIVE" sudo alice -- --step 'Password: $' "$PASSWORD\r" 2>&1
 entry=$(last_entry PAM_SERVICE=sudo)
 check "sudo's service on tty$ACTIVE outside any session: steps aside (LA_ERROR=$(json_get "$entry" LA_ERROR)), the password works" \
     bash -c 'grep -q "login-probe: authenticated" <<<"$1" && [ "$(json_get "$2" LA_ERROR)" = noSession ]' _ "$out" "$entry"
+
+# 9. The keyring: docs/pam.md's login-keyring blocks in Debian's /etc/pam.d/login and its
+# lightdm-keyring block in Debian's /etc/pam.d/lightdm (which has pam_gnome_keyring's auth and
+# session lines). The container has no VTs, so logind refuses a session for PAM_TTY=ttyN ("Seat
+# has no VTs"): the password login runs on a pseudo-terminal (the module steps aside, pam_unix asks,
+# keep_password keeps), the logins by face through lightdm's service with a greeter on seat0.
+install -m 0644 "$RUN/login.debian" "$ROOT/etc/pam.d/login"
+replace_common_auth "$ROOT/etc/pam.d/login" login-keyring
+block login-keyring-session >>"$ROOT/etc/pam.d/login"
+install -m 0644 "$RUN/etc/pam.d/lightdm" "$ROOT/etc/pam.d/lightdm"
+replace_common_auth "$ROOT/etc/pam.d/lightdm" lightdm-keyring
+SECRET='s3cr3t-of-issue-33'
+BUS='DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/$(id -u)/bus'
+LOCKED='busctl --user get-property org.freedesktop.secrets /org/freedesktop/secrets/collection/login org.freedesktop.Secret.Collection Locked'
+# logout: alice's sessions and processes ended (logind), her user manager gone.
+logout_alice() {
+    cx loginctl terminate-user alice >/dev/null 2>&1
+    wait_for 30 bash -c '! cx loginctl show-user alice >/dev/null 2>&1' || echo "     (alice's user still listed)"
+}
+greeter_on() {
+    cx systemd-run --unit=la-greeter -p PAMName=la-greeter -p User=lightdm -E XDG_SEAT=seat0 sleep 600 >/dev/null 2>&1
+    wait_for 10 bash -c 'cx loginctl list-sessions --no-legend | grep -q lightdm' || fail "no greeter session"
+}
+greeter_off() {
+    cx systemctl stop la-greeter
+    wait_for 10 bash -c '! cx loginctl list-sessions --no-legend | grep -q lightdm'
+}
+kept() { json_get "$(crpc '{"method":"broker.status"}')" result.keptPasswords; }
+debug_dump() {
+    [ -n "${KEYRING_DEBUG:-}" ] || return 0
+    cx journalctl -b --no-pager | grep -e 'localauthd\[' -e pam_localauthd -e gkr -e 'keyring-d' -e 'secure memory' | grep -v -e 'evaluation ' | tail -n 25 | sed 's/^/     dbg| /'
+}
+logout_alice
+script ''
+# Debian's gkr-pam unlocks but does not create a login keyring without a prompter (gcr-prompter needs
+# a display): created in the first session as a desktop's first login would, from the password
+# (gnome-keyring-daemon --unlock reads it on stdin and creates the login keyring).
+# The login keyring is made once, in a first password login of its own, as a desktop's first login
+# would: Debian's gkr-pam unlocks but does not create one without a prompter (gcr-prompter needs a
+# display), and a keyring gnome-keyring-daemon --unlock creates from the password (on stdin, from a
+# file of alice's) is seen by the secrets service from the next session on.
+printf %s "$PASSWORD" | cx sh -c 'umask 077; cat >/run/alice-first-login; chown alice /run/alice-first-login'
+probe --tty /dev/pts/0 --session "gnome-keyring-daemon --unlock </run/alice-first-login >/dev/null; rm -f /run/alice-first-login" \
+    login alice -- --step 'Password: $' "$PASSWORD\r" >/dev/null 2>&1
+logout_alice
+crpc '{"method":"login.dropPassword","params":{"uid":'"$(cx id -u alice)"',"reason":"admin"}}' >/dev/null
+out=$(probe --tty /dev/pts/0 --session "export $BUS; for i in 1 2 3 4 5 6; do printf %s '$SECRET' | secret-tool store --label=issue33 app localauthd-33 2>/dev/null && { echo stored; break; }; sleep 0.5; done; $LOCKED" \
+    login alice -- --step 'Password: $' "$PASSWORD\r" 2>&1)
+echo "$out" | sed 's/^/     | /'
+check "keyring: alice's password login (login-keyring block): signed in, the password kept (keptPasswords=$(kept))" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && [ "$2" = 1 ]' _ "$out" "$(kept)"
+check "keyring: ...secret-tool store in that session, the login keyring unlocked" \
+    bash -c 'grep -q "^stored" <<<"$1" && grep -q "b false" <<<"$1"' _ "$out"
+debug_dump
+logout_alice
+greeter_on
+script '"MATCH"'
+out=$(probe --tty :0 --seat seat0 --session "export $BUS; timeout 15 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
+echo "$out" | sed 's/^/     | /'
+check "keyring: alice's login by face (lightdm-keyring block), no password typed: secret-tool lookup gives the secret, the login keyring unlocked" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "^Password: *$" <<<"$1" && grep -q "$2" <<<"$1" && grep -q "b false" <<<"$1"' _ "$out" "$SECRET"
+check "keyring: the daemon's journal says the password was released to lightdm (with the evaluation's id)" \
+    bash -c 'cx journalctl -b --no-pager -u localauthd.service | grep -q "released to lightdm after evaluation"'
+debug_dump
+greeter_off
+logout_alice
+cx systemctl restart localauthd.service
+# The simulated face's enrollment is the running daemon's: enrolled again.
+crpc '{"method":"sensors.enroll","params":{"sensor":"face","identity":"alice-face","user":"alice"}}' >/dev/null
+greeter_on
+script '"MATCH"'
+out=$(probe --tty :0 --seat seat0 --session "export $BUS; timeout 10 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
+echo "$out" | sed 's/^/     | /'
+check "keyring: after a daemon restart the login by face works, nothing kept (keptPasswords=$(kept)), the keyring stays locked" \
+    bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "$2" <<<"$1" && grep -q "b true" <<<"$1" && [ "$3" = 0 ]' _ "$out" "$SECRET" "$(kept)"
+check "keyring: the password is in no journal field of this boot" \
+    bash -c '! cx journalctl -b --no-pager -o export | grep -aqF -e "$1"' _ "$PASSWORD"
+debug_dump
+greeter_off
+logout_alice
 
 cx rm -f "/dev/tty$ACTIVE" "/dev/tty$OTHER"
 container_stop
