@@ -76,6 +76,14 @@ static int64_t forget(watch *w, const char *id) {
         return -1;
 }
 
+/* Whether a session of `uid` is still remembered. */
+static int has_session(const watch *w, uint32_t uid) {
+        for (int i = 0; i < w->session_count; i++)
+                if (w->sessions[i].uid == uid)
+                        return 1;
+        return 0;
+}
+
 static int on_lock(sd_bus_message *m, void *userdata, sd_bus_error *error) {
         (void)error;
         watch *w = userdata;
@@ -112,8 +120,12 @@ static int on_session_removed(sd_bus_message *m, void *userdata, sd_bus_error *e
         (void)error;
         watch *w = userdata;
         const char *id = NULL, *path = NULL;
-        if (from_logind(w, m) && sd_bus_message_read(m, "so", &id, &path) >= 0)
-                w->on_event(w->context, LLB_LOGOUT, forget(w, id));
+        if (!from_logind(w, m) || sd_bus_message_read(m, "so", &id, &path) < 0)
+                return 0;
+        int64_t uid = forget(w, id);
+        w->on_event(w->context, LLB_LOGOUT, uid);
+        if (uid >= 0 && !has_session(w, (uint32_t)uid))
+                w->on_event(w->context, LLB_LAST_LOGOUT, uid);
         return 0;
 }
 

@@ -1,3 +1,5 @@
+import LocalAuthProtocol
+
 /// Why reuse windows close before their time (docs/rights-and-keys.md, "Reuse ends when the session
 /// locks"): what logind said about a user's session or the machine.
 public enum GrantClosing: String, Sendable {
@@ -34,5 +36,17 @@ extension Broker {
     services.log.notice(
       "reuse windows of \(whose) closed: \(reason.rawValue) (\(closed) were open)")
     return closed
+  }
+}
+
+extension Broker {
+  /// The last logind session of `uid` ended: with `[Login] DropPasswordAtLogout=yes` its kept login
+  /// password is dropped, and the journal says so. Returns whether one was dropped.
+  @discardableResult
+  public func lastSessionEnded(of uid: UInt32) -> Bool {
+    guard configuration.login.dropAtLastLogout, keptPasswords.drop(uid) else { return false }
+    services.log.notice(
+      "login password of uid \(uid) dropped (\(PasswordDropReason.lastSessionEnded.rawValue))")
+    return true
   }
 }

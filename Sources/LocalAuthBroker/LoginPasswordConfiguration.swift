@@ -12,6 +12,9 @@ public struct LoginPasswordConfiguration: Sendable, Equatable {
   ]
   /// KeptPasswordMaxAge=: how long after it was kept a password is dropped.
   public var maxAge: Duration = .seconds(12 * 3600)
+  /// DropPasswordAtLogout=: whether a kept password is dropped when the user's last logind session
+  /// ends (default no: a login by presence after a logout is what the kept password is for).
+  public var dropAtLastLogout = false
   /// The services a password is never released to.
   public static let neverReleasedTo: Set<String> = [
     "sudo", "sudo-i", "su", "su-l", "polkit-1", "sshd", "runuser", "runuser-l", "pkexec",

@@ -73,6 +73,9 @@ public enum PasswordDropReason: String, Sendable, CaseIterable {
   case admin
   /// The account's password changed (pam_localauthd's `pam_sm_chauthtok`).
   case passwordChanged
+  /// The user's last logind session ended, with `[Login] DropPasswordAtLogout=yes` (the daemon's
+  /// own reason: login.dropPassword does not take it).
+  case lastSessionEnded
 }
 
 /// The params of `login.dropPassword`: `{uid, reason}`.
@@ -89,7 +92,9 @@ public struct DropPasswordParams: MethodParams {
   public func uid() throws(RPCError) -> UInt32 { try reader.accountUID("uid") }
   /// `reason`, required: admin or passwordChanged.
   public func reason() throws(RPCError) -> PasswordDropReason {
-    guard let reason = PasswordDropReason(rawValue: try reader.string("reason")) else {
+    guard let reason = PasswordDropReason(rawValue: try reader.string("reason")),
+      reason != .lastSessionEnded
+    else {
       throw .invalidParams("reason", "must be 'admin' or 'passwordChanged'")
     }
     return reason

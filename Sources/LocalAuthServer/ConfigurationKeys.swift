@@ -78,7 +78,8 @@ public enum ConfigurationKeys {
 
   /// The keys of `[Login]`: login passwords kept for a login by presence (issue 33).
   public static let login: [String] = [
-    "KeepPasswords", "ReleasePasswordTo", "KeptPasswordMaxAgeSec", "PasswordSocket",
+    "KeepPasswords", "ReleasePasswordTo", "KeptPasswordMaxAgeSec", "DropPasswordAtLogout",
+    "PasswordSocket",
   ]
 
   /// The keys of every `[AppID.ID]` section.

@@ -8,6 +8,7 @@ extension ConfigurationParser {
   {
     switch key {
     case "KeepPasswords": c.broker.login.keepPasswords = try boolean(value)
+    case "DropPasswordAtLogout": c.broker.login.dropAtLastLogout = try boolean(value)
     case "KeptPasswordMaxAgeSec":
       c.broker.login.maxAge = .seconds(try integer(value, 60...2_592_000))
     case "ReleasePasswordTo":

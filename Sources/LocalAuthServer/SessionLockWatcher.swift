@@ -101,6 +101,13 @@ final class SessionLockWatcher: Sendable {
       return
     case LLB_LOCK.rawValue: reason = .lock
     case LLB_SLEEP.rawValue: reason = .sleep
+    case LLB_LAST_LOGOUT.rawValue:
+      let broker = target.broker
+      guard uid >= 0, uid <= Int64(UInt32.max) else { return }
+      target.log.notice("the last logind session of uid \(uid) ended")
+      target.log.flush()
+      Task { await broker.lastSessionEnded(of: UInt32(uid)) }
+      return
     default: reason = .logout
     }
     let who = uid >= 0 && uid <= Int64(UInt32.max) ? UInt32(uid) : nil

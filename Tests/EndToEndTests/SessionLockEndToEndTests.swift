@@ -79,6 +79,12 @@ struct SessionLockEndToEndTests {
       daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: logout"),
       "\(daemon.logTail)")
     #expect(try await !signsWithoutACapture(store, daemon), "a logout left the window open")
+    // c1 is still the uid's: c3 was not its last session; c1's end is.
+    #expect(!daemon.log().contains("the last logind session of uid \(getuid()) ended"))
+    try logind.send("remove c1")
+    #expect(
+      daemon.waitForLog(containing: "the last logind session of uid \(getuid()) ended"),
+      "\(daemon.logTail)")
   }
 
   @Test func theWatchComesBackWhenTheBusDoes() async throws {

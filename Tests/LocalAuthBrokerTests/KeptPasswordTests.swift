@@ -238,6 +238,30 @@ final class NoticeRecorder: EvaluationLog {
     #expect(await alice.call(BrokerStatusRequest.method)?.object?["keptPasswords"] == nil)
   }
 
+  @Test func theLastSessionsEndDropsThePasswordOnlyWhenConfigured() async {
+    let kept = await setUp()
+    _ = await keep(kept.root, Self.alice, Self.password)
+    #expect(await kept.harness.broker.lastSessionEnded(of: Self.alice) == false)
+    #expect(await kept.root.call(BrokerStatusRequest.method)?.object?["keptPasswords"] == 1)
+    let dropping = await setUp { $0.login.dropAtLastLogout = true }
+    _ = await keep(dropping.root, Self.alice, Self.password)
+    _ = await keep(dropping.root, Self.bob, "bob's password")
+    #expect(await dropping.harness.broker.lastSessionEnded(of: Self.alice))
+    let login = await login(dropping.root, Self.alice)
+    #expect(reason(await release(dropping.root, login.requestID)) == "notKept")
+    #expect(await dropping.root.call(BrokerStatusRequest.method)?.object?["keptPasswords"] == 1)
+    #expect(
+      dropping.log.notices.contains { $0.contains("uid \(Self.alice) dropped (lastSessionEnded)") })
+    // A client cannot give the daemon's own reason.
+    let refused = await dropping.root.call(
+      DropPasswordRequest.method, ["uid": .int(Int(Self.bob)), "reason": "lastSessionEnded"])
+    guard case .failure(let error)? = refused else {
+      Issue.record("lastSessionEnded was taken from a client")
+      return
+    }
+    #expect(error.code == .invalidParams)
+  }
+
   @Test func aWrongPasswordIsNeverKept() async {
     let setup = await setUp()
     #expect(await keep(setup.root, Self.alice, "not alice's")?.object?["kept"] == false)

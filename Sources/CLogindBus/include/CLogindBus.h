@@ -4,8 +4,8 @@
 
 /// What logind said: the watch is subscribed (uid -1), a session of `uid` locked, the machine
 /// prepares to sleep (uid -1: every uid), a session of `uid` ended (-1 when its uid was never
-/// learnt).
-enum llb_event { LLB_READY = 0, LLB_LOCK = 1, LLB_SLEEP = 2, LLB_LOGOUT = 3 };
+/// learnt), and after it, when no other session of that uid is known, its last session ended.
+enum llb_event { LLB_READY = 0, LLB_LOCK = 1, LLB_SLEEP = 2, LLB_LOGOUT = 3, LLB_LAST_LOGOUT = 4 };
 
 /// Called on the watching thread for each event from logind (never for a look-alike signal of
 /// another sender).
