@@ -129,10 +129,14 @@ final class FakeLogind: @unchecked Sendable {
     let output = Pipe()
     hostile.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
     hostile.arguments = [
-      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
-      Self.scripts.appendingPathComponent("look-alike.py").path, session,
+      // The source on the command line, read as root here: uid 65534 may not read the checkout
+      // (a clone in mktemp -d is 0700).
+      "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c",
+      try String(contentsOf: Self.scripts.appendingPathComponent("look-alike.py"), encoding: .utf8),
+      session,
     ]
     hostile.environment = ["DBUS_SYSTEM_BUS_ADDRESS": address, "PATH": "/usr/bin:/bin"]
+    hostile.currentDirectoryURL = URL(fileURLWithPath: "/")
     hostile.standardOutput = output
     try hostile.run()
     var lines: [String] = []
