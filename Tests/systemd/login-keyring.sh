@@ -20,8 +20,9 @@
 # Then the keyring (issue 33's second part), /etc/pam.d/login with docs/pam.md's login-keyring and
 # login-keyring-session blocks, a D-Bus user session (dbus-user-session) and gnome-keyring:
 #   alice logs in with her password -> kept; `secret-tool store` in that session; logs out;
-#   alice logs in by face            -> `secret-tool lookup` gives the secret, the login keyring unlocked;
-#   localauthd restarted, by face    -> signed in, the keyring stays locked.
+#   alice logs in by finger (fprintd's virtual device) -> `secret-tool lookup` gives the secret, the
+#                                       login keyring unlocked;
+#   localauthd restarted, by finger  -> signed in, the keyring stays locked.
 #
 # Usage: login-keyring.sh [LOCALAUTHD]   (or LOCALAUTHD=path; PAM_MODULE=path, default .build/pam/pam_localauthd.so)
 set -uo pipefail
@@ -35,7 +36,7 @@ PAM_MODULE=$(readlink -f "${PAM_MODULE:-$REPO/.build/pam/pam_localauthd.so}")
 export LOCALAUTHD_NSPAWN_CACHE=${LOCALAUTHD_KEYRING_NSPAWN_CACHE:-/var/cache/localauthd-test/rootfs-keyring}
 export LOCALAUTHD_NSPAWN_EXTRA_PACKAGES=sudo,pamtester,libpam-modules,login
 # libtss2-*: the daemon links tpm2-tss since issue 32.
-export LOCALAUTHD_NSPAWN_LATE_PACKAGES="libpam-systemd dbus-user-session gnome-keyring libpam-gnome-keyring libsecret-tools libtss2-esys-3.0.2-0 libtss2-mu0 libtss2-rc0 libtss2-sys1 libtss2-tctildr0"
+export LOCALAUTHD_NSPAWN_LATE_PACKAGES="libpam-systemd dbus-user-session gnome-keyring libpam-gnome-keyring libsecret-tools fprintd polkitd libtss2-esys-3.0.2-0 libtss2-mu0 libtss2-rc0 libtss2-sys1 libtss2-tctildr0"
 export LOCALAUTHD_NSPAWN_ARGS=--system-call-filter=@memlock
 ROOTFS=$("$HERE/rootfs.sh") || die "could not build the container root file system"
 NAME=localauthd-login-$$
@@ -96,6 +97,15 @@ printf 'auth required pam_permit.so\naccount required pam_permit.so\nsession req
     >"$ROOT/etc/pam.d/la-greeter"
 install -D -m 0755 "$HERE/rpc.py" "$ROOT/usr/local/bin/localauthd-rpc"
 install -D -m 0755 "$HERE/pty-run.py" "$ROOT/usr/local/bin/pty-run"
+install -D -m 0755 "$HERE/vfinger.py" "$ROOT/usr/local/bin/vfinger"
+# The keyring rows' login by finger: fprintd with libfprint's virtual device (docs/fprintd-tryout.md)
+# and docs/drivers.md's polkit rule for the daemon's user, verbatim.
+mkdir -p "$ROOT/etc/systemd/system/fprintd.service.d" "$ROOT/etc/polkit-1/rules.d"
+printf '[Service]\nEnvironment=FP_VIRTUAL_DEVICE=/run/fprintd-vdev/vdev.sock\nRuntimeDirectory=fprintd-vdev\n' \
+    >"$ROOT/etc/systemd/system/fprintd.service.d/virtual-device.conf"
+sed -n '/^\/\/ \/etc\/polkit-1\/rules.d\/50-localauthd-fprintd.rules$/,/^```$/p' "$REPO/docs/drivers.md" | sed '$d' \
+    >"$ROOT/etc/polkit-1/rules.d/50-localauthd-fprintd.rules"
+grep -q localauthd "$ROOT/etc/polkit-1/rules.d/50-localauthd-fprintd.rules" || die "docs/drivers.md has no polkit rule for fprintd"
 printf '127.0.1.1 localauthd-test\n' >>"$ROOT/etc/hosts"
 systemctl --root="$ROOT" enable localauthd.socket localauthd-password.socket >"$RUN/enable.log" 2>&1 \
     || die "systemctl --root enable localauthd.socket failed: $(cat "$RUN/enable.log")"
@@ -199,6 +209,17 @@ check "sudo's service on tty$ACTIVE outside any session: steps aside (LA_ERROR=$
 # session lines). The container has no VTs, so logind refuses a session for PAM_TTY=ttyN ("Seat
 # has no VTs"): the password login runs on a pseudo-terminal (the module steps aside, pam_unix asks,
 # keep_password keeps), the logins by face through lightdm's service with a greeter on seat0.
+# The finger from here on: a Kind=fprintd sensor, alice's right index finger enrolled in fprintd by
+# the virtual device, pressed at each login by finger (vfinger, the moment fprintd waits).
+cx sh -c 'printf "[Sensor.finger]\nKind=fprintd\n" >/etc/localauthd/localauthd.conf'
+cx systemctl restart localauthd.service
+cx sh -c "fprintd-enroll -f right-index-finger alice >/tmp/enroll-alice.log 2>&1 & pid=\$!
+    for i in \$(seq 30); do kill -0 \$pid 2>/dev/null || break; vfinger --timeout 2 alice-print; sleep 0.1; done
+    wait \$pid"
+check "keyring: alice's right index finger enrolled in fprintd (the virtual device)" \
+    bash -c "cx fprintd-list alice 2>/dev/null | grep -q right-index-finger"
+# by_finger ARGS...: login-probe ARGS on a pseudo-terminal, alice's finger pressed when fprintd waits.
+by_finger() { cx rm -f /run/vfinger-events; cx vfinger --timeout 20 --events /run/vfinger-events alice-print -- pty-run --timeout 30 -- login-probe "$@"; }
 install -m 0644 "$RUN/login.debian" "$ROOT/etc/pam.d/login"
 replace_common_auth "$ROOT/etc/pam.d/login" login-keyring
 block login-keyring-session >>"$ROOT/etc/pam.d/login"
@@ -249,10 +270,11 @@ check "keyring: ...secret-tool store in that session, the login keyring unlocked
 debug_dump
 logout_alice
 greeter_on
-script '"MATCH"'
-out=$(probe --tty :0 --seat seat0 --session "export $BUS; timeout 15 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
+out=$(by_finger --tty :0 --seat seat0 --session "export $BUS; timeout 15 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
 echo "$out" | sed 's/^/     | /'
-check "keyring: alice's login by face (lightdm-keyring block), no password typed: secret-tool lookup gives the secret, the login keyring unlocked" \
+check "keyring: the login by finger was fprintd's (the only sensor): the virtual finger pressed at its wait" \
+    cx grep -q press /run/vfinger-events
+check "keyring: alice's login by finger (lightdm-keyring block), no password typed: secret-tool lookup gives the secret, the login keyring unlocked" \
     bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "^Password: *$" <<<"$1" && grep -q "$2" <<<"$1" && grep -q "b false" <<<"$1"' _ "$out" "$SECRET"
 check "keyring: the daemon's journal says the password was released to lightdm (with the evaluation's id)" \
     bash -c 'cx journalctl -b --no-pager -u localauthd.service | grep -q "released to lightdm after evaluation"'
@@ -260,13 +282,10 @@ debug_dump
 greeter_off
 logout_alice
 cx systemctl restart localauthd.service
-# The simulated face's enrollment is the running daemon's: enrolled again.
-crpc '{"method":"sensors.enroll","params":{"sensor":"face","identity":"alice-face","user":"alice"}}' >/dev/null
 greeter_on
-script '"MATCH"'
-out=$(probe --tty :0 --seat seat0 --session "export $BUS; timeout 10 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
+out=$(by_finger --tty :0 --seat seat0 --session "export $BUS; timeout 10 secret-tool lookup app localauthd-33 </dev/null; echo; echo lookup-exit \$?; $LOCKED" lightdm alice 2>&1)
 echo "$out" | sed 's/^/     | /'
-check "keyring: after a daemon restart the login by face works, nothing kept (keptPasswords=$(kept)), the keyring stays locked" \
+check "keyring: after a daemon restart the login by finger works, nothing kept (keptPasswords=$(kept)), the keyring stays locked" \
     bash -c 'grep -q "login-probe: authenticated" <<<"$1" && ! grep -q "$2" <<<"$1" && grep -q "b true" <<<"$1" && [ "$3" = 0 ]' _ "$out" "$SECRET" "$(kept)"
 check "keyring: the password is in no journal field of this boot" \
     bash -c '! cx journalctl -b --no-pager -o export | grep -aqF -e "$1"' _ "$PASSWORD"
