@@ -150,6 +150,12 @@ public final class RunningDaemon: @unchecked Sendable {
     eventually(within: .seconds(seconds), blocking: .milliseconds(10)) { log().contains(text) }
   }
 
+  /// `waitForLog` for async tests: sleeps between checks instead of holding a cooperative thread,
+  /// so the suite's other tests go on meanwhile (a held thread starves them on a 2-core machine).
+  public func logShows(_ text: String, seconds: Double = 10) async -> Bool {
+    await eventually(within: .seconds(seconds)) { log().contains(text) }
+  }
+
   /// A new connection to the daemon.
   public func connect() throws -> LineClient { try LineClient(socketPath: socketPath) }
 

@@ -36,7 +36,7 @@ struct SessionLockEndToEndTests {
     let logind = try FakeLogind(sessions: ["c1": getuid(), "c2": 65534])
     let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
     try daemon.start()
-    #expect(daemon.waitForLog(containing: "watching logind"), "\(daemon.logTail)")
+    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
     let store = SSHKeyStore(connection: daemon.connection())
     _ = try await store.create(name: "git", reuseSeconds: 600)
     try await openWindow(store, daemon)
@@ -47,20 +47,20 @@ struct SessionLockEndToEndTests {
     // A lock logind sends after the look-alikes were routed: once the daemon acted on it, it had
     // read them.
     try logind.send("lock c2")
-    #expect(daemon.waitForLog(containing: "reuse windows of uid 65534 closed: lock"))
+    #expect(await daemon.logShows("reuse windows of uid 65534 closed: lock"))
     #expect(!daemon.log().contains("reuse windows of uid \(getuid()) closed"), "\(daemon.logTail)")
     #expect(!daemon.log().contains("reuse windows of every uid closed"), "\(daemon.logTail)")
     #expect(try await signsWithoutACapture(store, daemon), "look-alikes closed the window")
 
     // logind's own Lock of the session closes it: the next signature captures.
     try logind.send("lock c1")
-    #expect(daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: lock"))
+    #expect(await daemon.logShows("reuse windows of uid \(getuid()) closed: lock"))
     #expect(try await !signsWithoutACapture(store, daemon), "a lock left the window open")
 
     // PrepareForSleep(true) closes every uid's; (false), the wake, opens nothing.
     try await openWindow(store, daemon)
     try logind.send("sleep")
-    #expect(daemon.waitForLog(containing: "reuse windows of every uid closed: sleep"))
+    #expect(await daemon.logShows("reuse windows of every uid closed: sleep"))
     try logind.send("wake")
     #expect(try await !signsWithoutACapture(store, daemon), "a sleep left the window open")
 
@@ -71,19 +71,19 @@ struct SessionLockEndToEndTests {
     try logind.send("lock c2")
     let bobsLock = "reuse windows of uid 65534 closed: lock"
     #expect(
-      eventually(within: .seconds(10), blocking: .milliseconds(10)) {
+      await eventually(within: .seconds(10)) {
         daemon.log().components(separatedBy: bobsLock).count == 3
       })
     try logind.send("remove c3")
     #expect(
-      daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: logout"),
+      await daemon.logShows("reuse windows of uid \(getuid()) closed: logout"),
       "\(daemon.logTail)")
     #expect(try await !signsWithoutACapture(store, daemon), "a logout left the window open")
     // c1 is still the uid's: c3 was not its last session; c1's end is.
     #expect(!daemon.log().contains("the last logind session of uid \(getuid()) ended"))
     try logind.send("remove c1")
     #expect(
-      daemon.waitForLog(containing: "the last logind session of uid \(getuid()) ended"),
+      await daemon.logShows("the last logind session of uid \(getuid()) ended"),
       "\(daemon.logTail)")
   }
 
@@ -91,18 +91,18 @@ struct SessionLockEndToEndTests {
     let logind = try FakeLogind(sessions: ["c1": getuid()])
     let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
     try daemon.start()
-    #expect(daemon.waitForLog(containing: "watching logind"), "\(daemon.logTail)")
+    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
     let store = SSHKeyStore(connection: daemon.connection())
     _ = try await store.create(name: "git", reuseSeconds: 600)
     try await openWindow(store, daemon)
     try logind.restart()
-    #expect(daemon.waitForLog(containing: "until the system bus answers"), "\(daemon.logTail)")
+    #expect(await daemon.logShows("until the system bus answers"), "\(daemon.logTail)")
     #expect(
-      eventually(within: .seconds(20), blocking: .milliseconds(10)) {
+      await eventually(within: .seconds(20)) {
         daemon.log().components(separatedBy: "watching logind").count == 3
       }, "\(daemon.logTail)")
     try logind.send("lock c1")
-    #expect(daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: lock"))
+    #expect(await daemon.logShows("reuse windows of uid \(getuid()) closed: lock"))
     #expect(try await !signsWithoutACapture(store, daemon), "a lock left the window open")
   }
 
@@ -110,14 +110,14 @@ struct SessionLockEndToEndTests {
     let logind = try FakeLogind(sessions: ["c1": getuid()])
     let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
     try daemon.start()
-    #expect(daemon.waitForLog(containing: "watching logind"), "\(daemon.logTail)")
+    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
     let store = SSHKeyStore(connection: daemon.connection())
     let key = try await store.create(name: "git", reuseSeconds: 600, keepOnLock: true)
     #expect(key.keepOnLock)
     try await openWindow(store, daemon)
     try logind.send("lock c1")
     #expect(
-      daemon.waitForLog(containing: "reuse windows of uid \(getuid()) closed: lock (0 were open)"))
+      await daemon.logShows("reuse windows of uid \(getuid()) closed: lock (0 were open)"))
     #expect(try await signsWithoutACapture(store, daemon))
   }
 }

@@ -6,6 +6,7 @@ a drop, a password change and a daemon restart release nothing; the password is 
 journal entry of the module and no core of the daemon. The password helper is a stand-in on a
 private socket (the real one refuses a daemon running as root, as these tests run it)."""
 import hashlib
+import json
 import os
 import socket
 import struct
@@ -157,6 +158,15 @@ def secret_search(daemon, directory):
     entries = pam_harness.JOURNAL.entries()
     check("keyring: the password is in no journal entry of the module",
           all(PASSWORD not in value for entry in entries for value in entry.values()), str(entries)[:2000])
+    files = [path for root, _, names in os.walk(directory) for path in (os.path.join(root, n) for n in names)
+             if os.path.isfile(path) and not os.path.islink(path)]
+    holding = [path for path in files if PASSWORD.encode() in open(path, "rb").read()]
+    check(f"keyring: the password is in no file of the daemon's directories ({len(files)} files, its store among them)",
+          files and not holding, str(holding))
+    trace = daemon.call("broker.trace")
+    traces = json.dumps(trace)
+    check(f"keyring: the password is in no trace of the daemon's evaluations ({len(trace.get('evaluations', []))} traced)",
+          trace.get("evaluations") and PASSWORD not in traces, traces[:400])
     core = os.path.join(directory, "daemon.core")
     subprocess.run(["gdb", "-nx", "-batch", "-p", str(daemon.process.pid), "-ex", f"gcore {core}"],
                    capture_output=True, timeout=120 * pam_harness.SCALE)
