@@ -265,16 +265,8 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     outputGrew()
   }
 
-  /// Writes an answer that holds a secret (`login.releasePassword`'s): the output is zeroed once
-  /// sent, and the answer's string is wiped once encoded.
-  func writeSecretResponse(_ answer: Result<JSONValue, RPCError>, id: RequestID) {
-    writeResponse(answer, id: id)
-    flags.insert(.heldSecret)
-    if case .success(let value) = answer, case .string(let secret)? = value.objectValue?["password"]
-    {
-      SecretWipe.wipe(secret)
-    }
-  }
+  /// Marks the output as holding a secret: it is zeroed before it is reused or freed.
+  func outputHoldsSecret() { flags.insert(.heldSecret) }
 
   private func outputGrew() {
     if pendingOutput > server.limits.outputHardLimit {

@@ -25,6 +25,18 @@ struct SessionLockEndToEndTests {
     }
   }
 
+  /// A fake logind with `sessions`, a daemon watching it (its start is checked), and an SSH key
+  /// store on the daemon.
+  private func watchedDaemon(_ sessions: [String: UInt32]) async throws -> (
+    FakeLogind, RunningDaemon, SSHKeyStore
+  ) {
+    let logind = try FakeLogind(sessions: sessions)
+    let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
+    try daemon.start()
+    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
+    return (logind, daemon, SSHKeyStore(connection: daemon.connection()))
+  }
+
   /// Opens the key's window: one signature with a match.
   private func openWindow(_ store: SSHKeyStore, _ daemon: RunningDaemon) async throws {
     try await daemon.script("face", ["MATCH"])
@@ -33,11 +45,7 @@ struct SessionLockEndToEndTests {
 
   @Test func logindsSignalsCloseTheWindowAndLookAlikesDoNot() async throws {
     // c1 is the test's own session (it runs as root); c2 another user's, for a lock seen last.
-    let logind = try FakeLogind(sessions: ["c1": getuid(), "c2": 65534])
-    let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
-    try daemon.start()
-    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
-    let store = SSHKeyStore(connection: daemon.connection())
+    let (logind, daemon, store) = try await watchedDaemon(["c1": getuid(), "c2": 65534])
     _ = try await store.create(name: "git", reuseSeconds: 600)
     try await openWindow(store, daemon)
     #expect(try await signsWithoutACapture(store, daemon), "the window is open")
@@ -88,11 +96,7 @@ struct SessionLockEndToEndTests {
   }
 
   @Test func theWatchComesBackWhenTheBusDoes() async throws {
-    let logind = try FakeLogind(sessions: ["c1": getuid()])
-    let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
-    try daemon.start()
-    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
-    let store = SSHKeyStore(connection: daemon.connection())
+    let (logind, daemon, store) = try await watchedDaemon(["c1": getuid()])
     _ = try await store.create(name: "git", reuseSeconds: 600)
     try await openWindow(store, daemon)
     try logind.restart()
@@ -107,11 +111,7 @@ struct SessionLockEndToEndTests {
   }
 
   @Test func aKeyMadeToKeepItsWindowOnLockKeepsIt() async throws {
-    let logind = try FakeLogind(sessions: ["c1": getuid()])
-    let daemon = try RunningDaemon(environment: ["DBUS_SYSTEM_BUS_ADDRESS": logind.address])
-    try daemon.start()
-    #expect(await daemon.logShows("watching logind"), "\(daemon.logTail)")
-    let store = SSHKeyStore(connection: daemon.connection())
+    let (logind, daemon, store) = try await watchedDaemon(["c1": getuid()])
     let key = try await store.create(name: "git", reuseSeconds: 600, keepOnLock: true)
     #expect(key.keepOnLock)
     try await openWindow(store, daemon)

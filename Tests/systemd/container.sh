@@ -5,6 +5,22 @@
 NSPAWN=
 CGROUPS=()
 
+# container_root_with_daemon: $ROOT a copy of $ROOTFS with $LOCALAUTHD installed by systemd/install.mk
+# (the binaries, the units, the configuration; a localauthctl that only fails, for the scripts that
+# need none); what make printed in $RUN/install.log.
+container_root_with_daemon() {
+    cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
+    chmod 0755 "$ROOT"
+    mkdir -p "$RUN/bin"
+    cp "$LOCALAUTHD" "$RUN/bin/localauthd"
+    printf '#!/bin/sh\nexit 1\n' >"$RUN/bin/localauthctl"
+    chmod +x "$RUN/bin/localauthctl"
+    printf 'include %s/systemd/install.mk\n' "$REPO" >"$RUN/Makefile"
+    make -s -C "$RUN" install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
+        DESTDIR="$ROOT" PREFIX=/usr BINDIR_BUILD="$RUN/bin" >"$RUN/install.log" 2>&1 \
+        || die "make install (systemd/install.mk) failed: $(cat "$RUN/install.log")"
+}
+
 container_cleanup() {
     if [ -n "$NSPAWN" ] && ! gone "$NSPAWN"; then
         kill -TERM "$NSPAWN" 2>/dev/null

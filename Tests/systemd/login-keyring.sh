@@ -47,16 +47,7 @@ trap container_cleanup EXIT
 trap 'container_cleanup; trap - EXIT; exit 130' INT TERM
 PASSWORD='Al1ce-login-33'
 
-cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"
-chmod 0755 "$ROOT"
-mkdir -p "$RUN/bin"
-cp "$LOCALAUTHD" "$RUN/bin/localauthd"
-printf '#!/bin/sh\nexit 1\n' >"$RUN/bin/localauthctl"
-chmod +x "$RUN/bin/localauthctl"
-printf 'include %s/systemd/install.mk\n' "$REPO" >"$RUN/Makefile"
-make -s -C "$RUN" install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
-    DESTDIR="$ROOT" PREFIX=/usr BINDIR_BUILD="$RUN/bin" >"$RUN/install.log" 2>&1 \
-    || die "make install (systemd/install.mk) failed: $(cat "$RUN/install.log")"
+container_root_with_daemon
 make -s -C "$REPO" install-pam DESTDIR="$ROOT" PREFIX=/usr PAM_MODULE="$PAM_MODULE" >>"$RUN/install.log" 2>&1 \
     || die "make install-pam failed: $(cat "$RUN/install.log")"
 # The password helper checks a password before the daemon keeps it (issue 33's keyring rows).
