@@ -47,7 +47,10 @@ import Testing
   @Test func theAppIDIsShownWhenThePromptCarriesOne() {
     var windows = PromptWindows()
     guard case .show(let window) = windows.apply(.prompt(Self.prompt()), appID: "org.example.Vault")
-    else { return Issue.record("no window") }
+    else {
+      Issue.record("no window")
+      return
+    }
     #expect(window.requester == "pid 4711 · uid 1000 · app id org.example.Vault")
   }
 
@@ -74,13 +77,15 @@ import Testing
     var windows = PromptWindows()
     _ = Self.shown(&windows)
     guard case .update(let first) = windows.apply(Self.miss(1)) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(first.status == "Not recognized (attempt 1). Try again.")
     #expect(!first.showsFallback)
     #expect(windows.answer(to: .fallback, in: "R1") == nil)
     guard case .update(let second) = windows.apply(Self.miss(2, offered: true)) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(second.status == "Not recognized (attempt 2). Try again.")
     #expect(second.showsFallback)
@@ -91,7 +96,8 @@ import Testing
     var windows = PromptWindows()
     _ = Self.shown(&windows, Self.prompt(fallback: nil))
     guard case .update(let window) = windows.apply(Self.miss(1, offered: true)) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(!window.showsFallback)
     #expect(windows.answer(to: .fallback, in: "R1") == nil)
@@ -101,7 +107,8 @@ import Testing
     var windows = PromptWindows()
     _ = Self.shown(&windows)
     guard case .update(let window) = windows.apply(Self.miss(5, lockedOut: true)) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(window.status == "Not recognized. Too many failed attempts: biometry is locked out.")
   }
@@ -112,7 +119,8 @@ import Testing
     _ = windows.apply(Self.miss(1, offered: true))
     #expect(windows.answer(to: .submit(length: 4), in: "R1") == nil)
     guard case .update(let window) = windows.apply(.passcodeRequested(requestID: "R1")) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(window.asksSecret && !window.showsFallback)
     #expect(window.status == "Enter your passcode.")
@@ -124,7 +132,10 @@ import Testing
         .feedback(
           requestID: "R1", feedback: "wrongPasscode", attempt: 1, retryAfterSeconds: nil,
           lockedOut: false))
-    else { return Issue.record("no update") }
+    else {
+      Issue.record("no update")
+      return
+    }
     #expect(wrong.status == "Wrong passcode (attempt 1).")
     #expect(wrong.asksSecret)
   }
@@ -133,7 +144,8 @@ import Testing
     var windows = PromptWindows()
     _ = Self.shown(&windows, Self.prompt(fallback: "Enter Password", secret: .password))
     guard case .update(let window) = windows.apply(.passcodeRequested(requestID: "R1")) else {
-      return Issue.record("no update")
+      Issue.record("no update")
+      return
     }
     #expect(window.status == "Enter your password.")
     #expect(window.secret.title == "Password")
