@@ -3,7 +3,8 @@
 #                       daemon (a window naming the app and the reason, Escape → userCancel, two face
 #                       misses → the fallback button → a typed passcode → success, a touch elsewhere
 #                       closes the window), photographed into docs/images/; then under Weston's
-#                       headless backend (Tests/desktop/wayland.sh). No root needed.
+#                       headless backend, read through the accessibility tree (Tests/desktop/wayland.sh).
+#                       No root needed.
 
 DESKTOP_PACKAGES := xvfb x11-utils xdotool imagemagick weston dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0 gir1.2-gtk-4.0
 
@@ -15,3 +16,4 @@ desktop-deps:
 test-desktop: build
 	$(call require_packages,$(DESKTOP_PACKAGES),desktop-deps)
 	Tests/desktop/prompt.sh $$($(SWIFT) build --show-bin-path)
+	Tests/desktop/wayland.sh $$($(SWIFT) build --show-bin-path)

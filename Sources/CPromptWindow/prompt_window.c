@@ -22,6 +22,9 @@ struct prompt_window {
 static GMainLoop *main_loop;
 
 int prompt_display_open(void) {
+        /* The name the accessibility tree and the window manager know the program by. */
+        g_set_prgname("localauthd-prompt");
+        g_set_application_name("localauthd-prompt");
         return gtk_init_check() ? 0 : -1;
 }
 

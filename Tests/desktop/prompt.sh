@@ -6,8 +6,8 @@
 # fallback button, which with a typed passcode succeeds; that a touch elsewhere closes the window;
 # and that a second agent for the scope is refused. Each state is photographed (import), checked
 # to be the window's size and not blank, and written to docs/images/ (LOCALAUTHD_PROMPT_IMAGES
-# overrides), where docs/owners-and-agents.md shows them. Then the same program under Weston's
-# headless backend (Tests/desktop/wayland.sh), when Debian's weston is installed.
+# overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
+# under Weston's headless backend; `make test-desktop` runs both.
 #
 # Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
 set -uo pipefail
@@ -26,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 export PATH="$BINDIR:$PATH"
 # GTK's cairo renderer: Xvfb has no GPU, and the pictures are then the same on every machine.
-export GSK_RENDERER=cairo GTK_THEME=Adwaita NO_AT_BRIDGE=1
+export GSK_RENDERER=cairo GTK_THEME=Adwaita GTK_A11Y=none
 mkdir -p "$IMAGES"
 
 export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
