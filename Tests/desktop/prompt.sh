@@ -25,8 +25,9 @@ cleanup() {
 }
 trap cleanup EXIT
 export PATH="$BINDIR:$PATH"
-# GTK's cairo renderer: Xvfb has no GPU, and the pictures are then the same on every machine.
-export GSK_RENDERER=cairo GTK_THEME=Adwaita GTK_A11Y=none
+# The program draws with GTK's cairo renderer by itself (CPromptWindow: no GPU driver loaded); the
+# theme is named so that the pictures do not follow a desktop setting.
+export GTK_THEME=Adwaita GTK_A11Y=none
 mkdir -p "$IMAGES"
 
 export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
@@ -67,6 +68,13 @@ photograph() {
         fail "$1: the picture is $size with $colours colours; the window is $expected"
     fi
 }
+
+localauthd-prompt --help >"$RUN/help.txt" 2>&1
+status=$?
+check "--help prints the usage and exits 0" test $status -eq 0 -a -n "$(grep '^Usage: localauthd-prompt' "$RUN/help.txt")"
+env -u DISPLAY -u WAYLAND_DISPLAY localauthd-prompt --scope user >"$RUN/nodisplay.log" 2>&1
+status=$?
+check "without a display it exits 4 and says so" test $status -eq 4 -a -n "$(grep 'cannot open a display' "$RUN/nodisplay.log")"
 
 localauthctl sim face DEFAULT WAIT >/dev/null || die "cannot script the demo face"
 localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &

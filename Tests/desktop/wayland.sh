@@ -40,7 +40,7 @@ A11Y="/usr/bin/python3 $HERE/../desktop/a11y.py"
 mkdir -p "$IMAGES" "$RUN/shots"
 mkdir -m 700 "$RUN/xdg"
 unset DISPLAY
-export XDG_RUNTIME_DIR=$RUN/xdg WAYLAND_DISPLAY=localauthd-test GDK_BACKEND=wayland GSK_RENDERER=cairo GTK_THEME=Adwaita
+export XDG_RUNTIME_DIR=$RUN/xdg WAYLAND_DISPLAY=localauthd-test GDK_BACKEND=wayland GTK_THEME=Adwaita
 
 export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
 localauthd --demo --stderr --socket "$LOCALAUTHD_SOCKET" --state-dir "$RUN/state" >"$RUN/daemon.log" 2>&1 &
