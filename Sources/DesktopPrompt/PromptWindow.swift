@@ -33,8 +33,9 @@ public struct PromptWindow: Sendable, Equatable {
   /// Whether the broker has offered the fallback (after a failed match).
   public var fallbackOffered: Bool
 
-  /// The window of a prompt. `appID` is shown when the prompt carries one.
-  public init(prompt: LAAgentPrompt, appID: String? = nil) {
+  /// The window of a prompt. `appID` is shown when the prompt carries one other than the client's
+  /// name, as verified (`appIDBound`: bound to the client's executable) or as only declared.
+  public init(prompt: LAAgentPrompt, appID: String? = nil, appIDBound: Bool = false) {
     let client = PromptText.sanitize(prompt.clientName, limit: 64)
     let reason = PromptText.sanitize(prompt.localizedReason, limit: 512)
     let user = PromptText.sanitize(prompt.user, limit: 64)
@@ -42,7 +43,10 @@ public struct PromptWindow: Sendable, Equatable {
     title = "\(client) — \(PromptText.sanitize(prompt.localizedReason, limit: 60))"
     heading = "\(client) asks to verify that you are \(user)"
     var facts = "pid \(prompt.clientPID) · uid \(prompt.clientUID)"
-    if let appID { facts += " · app id \(PromptText.sanitize(appID, limit: 128))" }
+    if let appID, appID != prompt.clientName {
+      let standing = appIDBound ? "verified" : "declared, not verified"
+      facts += " · app id \(PromptText.sanitize(appID, limit: 128)) (\(standing))"
+    }
     requester = facts
     self.reason = reason
     status = Self.waiting(on: prompt.sensor)

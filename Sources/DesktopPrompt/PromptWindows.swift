@@ -21,11 +21,13 @@ public struct PromptWindows: Sendable {
   }
 
   /// Applies an agent event; nil when it changes no window. `appID` is the prompt's app id when
-  /// the event carries one.
-  public mutating func apply(_ event: LAAgentEvent, appID: String? = nil) -> Change? {
+  /// the event carries one, `appIDBound` whether the daemon verified it.
+  public mutating func apply(_ event: LAAgentEvent, appID: String? = nil, appIDBound: Bool = false)
+    -> Change?
+  {
     switch event {
     case .prompt(let prompt):
-      let window = PromptWindow(prompt: prompt, appID: appID)
+      let window = PromptWindow(prompt: prompt, appID: appID, appIDBound: appIDBound)
       open[prompt.requestID] = window
       return .show(window)
     case .passcodeRequested(let requestID):

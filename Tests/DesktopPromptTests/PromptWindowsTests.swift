@@ -44,14 +44,28 @@ import Testing
     #expect(!window.showsFallback && !window.asksSecret)
   }
 
-  @Test func theAppIDIsShownWhenThePromptCarriesOne() {
+  @Test(arguments: [
+    ("org.example.Vault", true, "pid 4711 · uid 1000 · app id org.example.Vault (verified)"),
+    (
+      "org.example.Vault", false,
+      "pid 4711 · uid 1000 · app id org.example.Vault (declared, not verified)"
+    ),
+    ("vault-app", false, "pid 4711 · uid 1000"),
+    (
+      "org.\u{1B}[2Jevil", false,
+      "pid 4711 · uid 1000 · app id org.\\u{1B}[2Jevil (declared, not verified)"
+    ),
+  ])
+  func theAppIDIsShownWhenThePromptCarriesOne(_ appID: String, _ bound: Bool, _ shown: String) {
     var windows = PromptWindows()
-    guard case .show(let window) = windows.apply(.prompt(Self.prompt()), appID: "org.example.Vault")
+    guard
+      case .show(let window) = windows.apply(
+        .prompt(Self.prompt()), appID: appID, appIDBound: bound)
     else {
       Issue.record("no window")
       return
     }
-    #expect(window.requester == "pid 4711 · uid 1000 · app id org.example.Vault")
+    #expect(window.requester == shown)
   }
 
   @Test(arguments: [
