@@ -117,6 +117,15 @@ localauthctl sim face MATCH >/dev/null
 check "the face matches elsewhere: success" wait_for 20 log_has "$RUN/touch.log" "success (deviceOwnerAuthentication, sensor face)"
 check "the window closes itself on agent.ended" wait_for 20 no_window "$TITLE"
 
+# 4. A client's hostile reason is shown as escaped plain text: no escape sequence, no markup, no
+#    bidi override reaches the window.
+evaluate $'Pay \e[2J<b>now</b>\u202Eexe' "$RUN/hostile.log"
+TITLE='localauthctl — Pay \u{1B}[2J<b>now</b>\u{202E}exe'
+check "a hostile reason is shown escaped, in the title and the text" \
+    wait_for 20 window_shows "$TITLE" $'\tPay \\u{1B}[2J<b>now</b>\\u{202E}exe\t'
+localauthctl sim face MATCH >/dev/null
+check "its window closes after the match" wait_for 20 no_window "$TITLE"
+
 kill -TERM "$PROMPT"
 wait "$PROMPT"
 status=$?
