@@ -163,13 +163,25 @@ void prompt_window_set_secret(prompt_window *window, const char *placeholder) {
                 gtk_widget_grab_focus(window->secret);
 }
 
+/* The field's text lives in GTK's secure (locked) memory, but clearing the field only moves its bytes
+ * there: a fresh buffer takes its place, and the old one, released, is zeroed (gtk_secure_free). */
+static void replace_secret_buffer(prompt_window *window) {
+        GtkEditable *text = gtk_editable_get_delegate(GTK_EDITABLE(window->secret));
+        if (!text || !GTK_IS_TEXT(text)) {
+                gtk_editable_set_text(GTK_EDITABLE(window->secret), "");
+                return;
+        }
+        GtkEntryBuffer *fresh = gtk_password_entry_buffer_new();
+        gtk_text_set_buffer(GTK_TEXT(text), fresh);
+        g_object_unref(fresh);
+}
+
 size_t prompt_window_take_secret(prompt_window *window, char *buffer, size_t capacity) {
-        /* GtkPasswordEntry keeps the text in its own non-pageable buffer, zeroed when cleared. */
         const char *typed = gtk_editable_get_text(GTK_EDITABLE(window->secret));
         size_t length = typed ? strlen(typed) : 0;
         if (length <= capacity && length > 0)
                 memcpy(buffer, typed, length);
-        gtk_editable_set_text(GTK_EDITABLE(window->secret), "");
+        replace_secret_buffer(window);
         return length;
 }
 
@@ -180,7 +192,7 @@ void prompt_window_present(prompt_window *window) {
 void prompt_window_close(prompt_window *window) {
         if (!window)
                 return;
-        gtk_editable_set_text(GTK_EDITABLE(window->secret), "");
+        /* The field's buffer is released with the window, and zeroed then. */
         gtk_window_destroy(GTK_WINDOW(window->window));
         g_free(window);
 }

@@ -3,10 +3,10 @@
 # private socket with a scripted face, the prompt program as the user's agent, and localauthctl
 # evaluating as the app. It checks, by window title (xdotool), that an evaluation shows a window
 # naming the app and the reason; that Escape ends it with userCancel; that two face misses bring the
-# fallback button, which with a typed passcode succeeds; that a touch elsewhere closes the window;
-# and that a second agent for the scope is refused. Each state is photographed (import), checked
-# to be the window's size and not blank, and written to docs/images/ (LOCALAUTHD_PROMPT_IMAGES
-# overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
+# fallback button, which with a typed passcode succeeds (after a wrong one, which the window says);
+# that a touch elsewhere closes the window; and that a second agent for the scope is refused. Each
+# state is photographed (import), checked to be the window's size and not blank, and written to
+# docs/images/ (LOCALAUTHD_PROMPT_IMAGES overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
 # under Weston's headless backend; `make test-desktop` runs both.
 #
 # Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
@@ -114,6 +114,11 @@ if [ -n "$WINDOW" ]; then
     # The fallback button takes the focus inside its window when it appears: Return presses it.
     xdotool windowfocus --sync "$WINDOW" key Return
     check "the fallback button switches to the passcode" wait_for 20 log_has "$RUN/fallback.log" "fell back to passcode"
+    sleep 0.3
+    # A wrong passcode first: the field is emptied (a fresh buffer) and takes the next one.
+    xdotool windowfocus --sync "$WINDOW" type --delay 40 0000
+    xdotool key Return
+    check "a wrong passcode is told as such" wait_for 20 log_has "$RUN/fallback.log" "wrongPasscode"
     sleep 0.3
     xdotool windowfocus --sync "$WINDOW" type --delay 40 "${LOCALAUTHD_DEMO_PASSCODE:-1234}"
     photograph passcode "$WINDOW"

@@ -31,8 +31,9 @@ void prompt_window_set_texts(prompt_window *window, const char *title, const cha
 void prompt_window_set_buttons(prompt_window *window, const char *cancel_title, const char *fallback_title);
 /* The secret field (echo off) with its placeholder ("Passcode"), or NULL to hide it. */
 void prompt_window_set_secret(prompt_window *window, const char *placeholder);
-/* Copies the typed secret into buffer (up to capacity bytes) and clears the field; returns its full
- * length in bytes (more than capacity: nothing was copied). */
+/* Copies the typed secret into buffer (up to capacity bytes) and empties the field, whose old buffer is
+ * zeroed as it is released; returns the secret's full length in bytes (more than capacity: nothing
+ * was copied). */
 size_t prompt_window_take_secret(prompt_window *window, char *buffer, size_t capacity);
 /* Shows the window for the first time (gtk_window_present): the one call that may give it focus. */
 void prompt_window_present(prompt_window *window);
