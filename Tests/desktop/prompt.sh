@@ -76,6 +76,23 @@ env -u DISPLAY -u WAYLAND_DISPLAY localauthd-prompt --scope user >"$RUN/nodispla
 status=$?
 check "without a display it exits 4 and says so" test $status -eq 4 -a -n "$(grep 'cannot open a display' "$RUN/nodisplay.log")"
 
+# A passcode of its own (and a wrong one), so that a find in the program's memory can only be what
+# was typed.
+PASSCODE=73915064
+WRONG_PASSCODE=48261937
+# memory_holds_no WHAT SECRET: the secret is nowhere in the prompt program's memory once sent (the
+# field's buffer, the program's copies, the request line, the stack below the JSON writer); read
+# through /proc/PID/mem, so root only.
+memory_holds_no() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "SKIP - the memory scan for $1: reading /proc/$PROMPT/mem needs root"
+        return
+    fi
+    check "$1 is nowhere in the prompt program's memory after sending" \
+        /usr/bin/python3 "$HERE/../desktop/memory-scan.py" "$PROMPT" "$2"
+}
+localauthctl passcode set "$PASSCODE" --old "${LOCALAUTHD_DEMO_PASSCODE:-1234}" >/dev/null ||
+    die "cannot set the test's passcode"
 localauthctl sim face DEFAULT WAIT >/dev/null || die "cannot script the demo face"
 localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &
 PROMPT=$!
@@ -115,17 +132,20 @@ if [ -n "$WINDOW" ]; then
     xdotool windowfocus --sync "$WINDOW" key Return
     check "the fallback button switches to the passcode" wait_for 20 log_has "$RUN/fallback.log" "fell back to passcode"
     sleep 0.3
-    # A wrong passcode first: the field is emptied (a fresh buffer) and takes the next one.
-    xdotool windowfocus --sync "$WINDOW" type --delay 40 0000
+    # A wrong passcode first: the field is emptied (a fresh buffer, the old one zeroed) and takes the
+    # next one; while the window is still open, the wrong one is already nowhere in memory.
+    xdotool windowfocus --sync "$WINDOW" type --delay 40 "$WRONG_PASSCODE"
     xdotool key Return
     check "a wrong passcode is told as such" wait_for 20 log_has "$RUN/fallback.log" "wrongPasscode"
+    memory_holds_no "the wrong passcode, the window still open," "$WRONG_PASSCODE"
     sleep 0.3
-    xdotool windowfocus --sync "$WINDOW" type --delay 40 "${LOCALAUTHD_DEMO_PASSCODE:-1234}"
+    xdotool windowfocus --sync "$WINDOW" type --delay 40 "$PASSCODE"
     photograph passcode "$WINDOW"
     xdotool key Return
 fi
 check "the typed passcode succeeds" wait_for 20 log_has "$RUN/fallback.log" "success (deviceOwnerAuthentication, sensor passcode)"
 check "the window closes after the success" wait_for 20 no_window "$TITLE"
+memory_holds_no "the passcode typed" "$PASSCODE"
 
 # 3. A touch elsewhere (the scripted face matches) closes the window.
 TITLE="localauthctl — Open the wallet"
