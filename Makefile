@@ -5,7 +5,7 @@ SWIFT ?= swift
 # needs is installed and, when not, says which and to run `sudo make deps`; it never runs apt or
 # sudo. Only the *deps targets install (apt-get, as root), and `make run`, `make test` and
 # `make deb` call them first, saying so.
-BUILD_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev libtss2-dev
+BUILD_PACKAGES := libsystemd-dev libsqlite3-dev libssl-dev libtss2-dev libgtk-4-dev
 # What the tests and `make run` need besides.
 DEB_PACKAGES := $(BUILD_PACKAGES) clang-format openssl socat systemd systemd-container debootstrap python3 procps fprintd dbus-daemon polkitd python3-dbus python3-gi
 # The extra Debian packages that building the manual pages and the .deb needs.
@@ -79,7 +79,7 @@ deb-deps: deps
 	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
 
 # Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
-test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps desktop-deps
 	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
@@ -128,6 +128,7 @@ test:
 	$(MAKE) test-ssh
 	$(MAKE) test-tpm
 	$(MAKE) test-git-signing
+	$(MAKE) test-desktop
 	$(MAKE) test-systemd
 	$(MAKE) test-install
 	$(MAKE) test-package-built
@@ -247,3 +248,4 @@ include mk/pam.mk
 include mk/ssh.mk
 include mk/password-helper.mk
 include mk/tpm.mk
+include mk/desktop.mk
