@@ -33,13 +33,15 @@ struct RequestDispatcher {
         buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
-        if request.method == AgentRespondRequest.method
-          || request.method == KeepPasswordRequest.method
-        {
-          wipeSecret(of: &request, frame: bytes)
+        if Self.mayCarrySecret(request.method) {
+          if request.method == AgentRespondRequest.method
+            || request.method == KeepPasswordRequest.method
+          {
+            wipeSecret(of: &request, frame: bytes)
+          }
+          // A short password is a small string, copied by value into the frames that handled it.
+          if request.method.hasPrefix("login.") { StackScrub.scrub() }
         }
-        // A short password is a small string, copied by value into the frames that handled it.
-        if request.method.hasPrefix("login.") { StackScrub.scrub() }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.
@@ -61,6 +63,16 @@ struct RequestDispatcher {
         handleBatch(elements, on: connection)
       }
     }
+  }
+
+  /// Whether `method` may be one whose params or answer carry a secret (`agent.respond`,
+  /// `login.*`): those start with `a` or `l`, and one byte read rules out every other request
+  /// before the names are compared (three string comparisons and a prefix test cost ~400
+  /// instructions a request; docs/performance.md, "The fifth round").
+  @inline(__always)
+  private static func mayCarrySecret(_ method: String) -> Bool {
+    let first = method.utf8.first
+    return first == UInt8(ascii: "a") || first == UInt8(ascii: "l")
   }
 
   /// An agent's answer may carry a passcode or login password: once the broker has taken its own copy,
@@ -96,7 +108,7 @@ struct RequestDispatcher {
   /// One request on its own (not in a batch): its answer now, or later through its responder.
   private func handle(_ request: RPCRequest, on connection: Connection) {
     if let answer = call(request, on: connection, slot: .single), let id = request.id {
-      if request.method == ReleasePasswordRequest.method {
+      if Self.mayCarrySecret(request.method) && request.method == ReleasePasswordRequest.method {
         connection.writeSecretResponse(answer, id: id)
       } else {
         connection.writeResponse(answer, id: id)
