@@ -22,6 +22,12 @@ struct RequestDispatcher {
         reason: "frameTooLarge")
       connection.write(RPCEncoder.error(id: .null, error))
     case .line(let bytes):
+      // The hottest request in the spelling clients send: its fields are read straight from the
+      // bytes and the broker answers without a route or a params object (docs/performance.md).
+      if let question = CanEvaluatePolicyFrame(bytes) {
+        answer(question, on: connection)
+        return
+      }
       if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
       // The common frame, one plain request, goes straight to the broker: wrapping it in an
       // `IncomingFrame` only to take it out again copied and released it twice (~1,000
@@ -136,6 +142,34 @@ struct RequestDispatcher {
     batch.sendIfComplete()
   }
 
+  /// A plain `context.canEvaluatePolicy` frame, answered at once: the duplicate-id rule, the
+  /// broker on its executor (this loop), the answer (a kept encoding) into the output.
+  private func answer(_ frame: CanEvaluatePolicyFrame, on connection: Connection) {
+    let id = RequestID.number(frame.id)
+    if connection.isAwaiting(id) {
+      connection.writeResponse(.failure(Self.duplicate(id)), id: id)
+      return
+    }
+    let answer = connection.server.loop.onLoop(
+      broker, CanEvaluateCall(frame: frame, connection: connection), canEvaluateOnBroker)
+    switch answer {
+    case .success(let result): connection.writeResponse(.success(result.json), id: id)
+    case .failure(let error): connection.writeResponse(.failure(error), id: id)
+    }
+  }
+
+  /// The duplicate-id rule's error (docs/protocol.md, "Transport and framing").
+  private static func duplicate(_ id: RequestID) -> RPCError {
+    .invalidRequest(
+      "Invalid request: id \(id) is already in flight on this connection.", reason: "duplicateId")
+  }
+
+  /// What `canEvaluateOnBroker` needs: the frame and where it came from.
+  fileprivate struct CanEvaluateCall {
+    let frame: CanEvaluatePolicyFrame
+    let connection: Connection
+  }
+
   /// Where a deferred answer goes: straight to the connection, or into a batch's slot. (An enum,
   /// not a closure: the hot path allocates no closure context per request.)
   fileprivate enum AnswerSlot {
@@ -156,10 +190,7 @@ struct RequestDispatcher {
   {
     // Nothing is hashed unless requests wait (evaluations).
     if let id = request.id, id != .null, connection.isAwaiting(id) {
-      return .failure(
-        .invalidRequest(
-          "Invalid request: id \(id) is already in flight on this connection.",
-          reason: "duplicateId"))
+      return .failure(Self.duplicate(id))
     }
     return connection.server.loop.onLoop(
       broker, BrokerCall(request: request, connection: connection, slot: slot), handleOnBroker)
@@ -187,6 +218,13 @@ private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher
     return call.wait(for: account, resolver, broker: broker)
   }
   return handOver(call, from: session, to: broker)
+}
+
+/// The broker's side of a plain canEvaluatePolicy frame. A function, as `handleOnBroker` is.
+private func canEvaluateOnBroker(
+  _ broker: isolated Broker, _ call: RequestDispatcher.CanEvaluateCall
+) -> Result<CanEvaluateResult, RPCError> {
+  broker.canEvaluate(call.frame, from: call.connection.session(in: broker))
 }
 
 /// Hands the request to the broker; a deferred answer goes to the call's slot.
