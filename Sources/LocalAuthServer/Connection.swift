@@ -265,6 +265,18 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     outputGrew()
   }
 
+  /// Appends a success response line for a number id and a result whose encoding is kept (the
+  /// hot answers: `CanEvaluateResult.keptEncoding`), in one append.
+  func writeResponse(keptResult: [UInt8], id: JSONNumber) {
+    guard !closed else { return }
+    borrowOutputBuffer()
+    var writer = JSONWriter(appendingTo: [])
+    swap(&writer.bytes, &output)
+    writer.appendResponse(id: id, keptResult: keptResult, asLine: true)
+    swap(&writer.bytes, &output)
+    outputGrew()
+  }
+
   /// Marks the output as holding a secret: it is zeroed before it is reused or freed.
   func outputHoldsSecret() { flags.insert(.heldSecret) }
 

@@ -153,7 +153,12 @@ struct RequestDispatcher {
     let answer = connection.server.loop.onLoop(
       broker, CanEvaluateCall(frame: frame, connection: connection), canEvaluateOnBroker)
     switch answer {
-    case .success(let result): connection.writeResponse(.success(result.json), id: id)
+    case .success(let result):
+      if let kept = result.keptEncoding {
+        connection.writeResponse(keptResult: kept, id: frame.id)
+      } else {
+        connection.writeResponse(.success(result.json), id: id)
+      }
     case .failure(let error): connection.writeResponse(.failure(error), id: id)
     }
   }

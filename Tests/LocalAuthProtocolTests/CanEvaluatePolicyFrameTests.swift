@@ -79,3 +79,41 @@ struct CanEvaluatePolicyFrameTests {
     Array(line.utf8).withUnsafeBufferPointer { CanEvaluatePolicyFrame($0) }
   }
 }
+
+/// `CanEvaluateResult.keptEncoding`, what the request path writes for a plain frame's answer: the
+/// bytes `json` encodes to, for every success and every refusal without a reason; none for a
+/// refusal with a reason (its answer is encoded from `json`).
+@Suite("CanEvaluateResult kept encodings")
+struct CanEvaluateKeptEncodingTests {
+  @Test("a kept encoding is the answer's encoding", arguments: BiometryType.allCases)
+  func keptEncodingIsTheEncoding(_ type: BiometryType) throws {
+    let refusals = (-22 ... 0).map { CanEvaluateRefusal(ErrorCode(rawValue: $0)) }
+    for refusal in [nil] + refusals {
+      let answer = CanEvaluateResult(refusal: refusal, biometryType: type)
+      let written = JSONWriter.encode(answer.json)
+      if let kept = answer.keptEncoding {
+        #expect(kept == written, "\(String(describing: refusal))")
+        #expect(
+          try JSONParser.parse(kept) == JSONParser.parse(Self.builtByHand(answer)),
+          "\(String(describing: refusal))")
+      } else {
+        #expect(refusal != nil && !(-20 ... -1).contains(refusal!.code.rawValue))
+      }
+    }
+    let reasoned = CanEvaluateResult(
+      refusal: CanEvaluateRefusal(.biometryLockout, reason: "requesterLockedOut"),
+      biometryType: type)
+    #expect(reasoned.keptEncoding == nil)
+  }
+
+  /// The answer as docs/protocol.md spells it, written member by member.
+  private static func builtByHand(_ answer: CanEvaluateResult) -> [UInt8] {
+    var text = #"{"canEvaluate":\#(answer.refusal == nil)"#
+    if let refusal = answer.refusal {
+      text +=
+        #","error":{"code":\#(refusal.code.rawValue),"name":"\#(refusal.code.name)","message":"\#(refusal.code.defaultMessage)"}"#
+    }
+    text += #","biometryType":"\#(answer.biometryType.rawValue)"}"#
+    return Array(text.utf8)
+  }
+}
