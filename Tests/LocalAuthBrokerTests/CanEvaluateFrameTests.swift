@@ -13,7 +13,7 @@ import Testing
       "enrolled", "nothing enrolled", "no passcode", "no biometric hardware",
       "unpaired accessory", "paired companion", "per-user owners",
     ])
-  func frameAnswersAsTheRoute(_ state: String) async {
+  func frameAnswersAsTheRoute(_ state: String) async throws {
     let harness = Self.harness(state)
     for uid: UInt32 in [0, 1000] {
       let client = await harness.connect(uid: uid)
@@ -27,9 +27,10 @@ import Testing
             let line =
               #"{"jsonrpc":"2.0","id":7,"method":"context.canEvaluatePolicy","params":{"policy":"#
               + spelling + members + "}}"
-            let frame = try! #require(Array(line.utf8).withUnsafeBufferPointer {
-              CanEvaluatePolicyFrame($0)
-            })
+            let frame = try #require(
+              Array(line.utf8).withUnsafeBufferPointer {
+                CanEvaluatePolicyFrame($0)
+              })
             let shortcut = await harness.broker.canEvaluate(frame, from: client.session)
             let route = await client.call(Method.canEvaluatePolicy, frame.request.params)
             #expect(

@@ -87,7 +87,7 @@ struct CanEvaluatePolicyFrameTests {
 struct CanEvaluateKeptEncodingTests {
   @Test("a kept encoding is the answer's encoding", arguments: BiometryType.allCases)
   func keptEncodingIsTheEncoding(_ type: BiometryType) throws {
-    let refusals = (-22 ... 0).map { CanEvaluateRefusal(ErrorCode(rawValue: $0)) }
+    let refusals = (-22...0).map { CanEvaluateRefusal(ErrorCode(rawValue: $0)) }
     for refusal in [nil] + refusals {
       let answer = CanEvaluateResult(refusal: refusal, biometryType: type)
       let written = JSONWriter.encode(answer.json)
