@@ -396,10 +396,3 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   /// Breaks the session's hold on this connection (its channel) so both are freed.
   func dropSession() { session = nil }
 }
-
-/// What a connection holds only while it is behind: a partial line (its framer) and the ids of
-/// requests awaiting their answers. Loop thread only.
-final class ConnectionBacklog {
-  var framer: LineFramer?
-  var pendingIDs: Set<RequestID> = []
-}
