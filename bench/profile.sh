@@ -10,7 +10,8 @@
 # floor next to LOCALAUTHD_BENCH's directory) under the same load, each pinned as make bench pins.
 # PROFILE_KEEP=DIR keeps the raw callgrind, heaptrack and strace outputs there.
 # PROFILE_REQUEST=status (or evaluate) profiles broker.status (or evaluatePolicy) instead of
-# canEvaluatePolicy.
+# canEvaluatePolicy. PROFILE_ENROLLED=none configures nobody enrolled, so every canEvaluatePolicy
+# is refused with biometryNotEnrolled (make bench's refusal workload).
 set -euo pipefail
 daemon=$1 bench=$2 total=${3:-20000}
 dir=$(mktemp -d /tmp/localauthd-profile.XXXXXX)
@@ -21,7 +22,9 @@ cleanup() {
   rm -rf "$dir"
 }
 trap cleanup EXIT
-printf '[Sensor.face]\nKind=faceID\nEnrolled=alice\nDefault=MATCH\n[Sensor.passcode]\nKind=passcode\nPasscode=1234\n' \
+enrolled='Enrolled=alice\n'
+[ "${PROFILE_ENROLLED:-}" = none ] && enrolled=''
+printf '[Sensor.face]\nKind=faceID\n%bDefault=MATCH\n[Sensor.passcode]\nKind=passcode\nPasscode=1234\n' "$enrolled" \
   >"$dir/localauthd.conf"
 mkdir "$dir/state"
 # valgrind cannot read the DWARF 5 Swift emits ("unhandled dwarf2 abbrev form"): profile a copy

@@ -117,9 +117,35 @@ extension Broker {
     let policy = try params.policy()
     let owner = try requestedOwnerUID(params.reader, client: client)
     let system = try systemRequest(params.reader, client: client, owner: owner)
+    return try canEvaluate(
+      policy, owner: owner, system: system, context: try params.context(), client: client)
+  }
+
+  /// `context.canEvaluatePolicy` read straight from its plain frame (`CanEvaluatePolicyFrame`: no
+  /// `user` or `requester`, so the owner is the client's default and it is no system request):
+  /// the answer the route gives the same request. Call on the broker's executor (the loop).
+  public func canEvaluate(_ frame: CanEvaluatePolicyFrame, from client: ClientSession) -> Result<
+    CanEvaluateResult, RPCError
+  > {
+    do throws(RPCError) {
+      return .success(
+        try canEvaluate(
+          frame.policy, owner: defaultOwnerUID(of: client), system: nil, context: frame.context,
+          client: client))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Whether `policy` could be evaluated now for `owner` (a system request's rules when `system`),
+  /// in the client's context `contextID` when given.
+  private func canEvaluate(
+    _ policy: Policy, owner: UInt32, system: SystemRequest?, context contextID: String?,
+    client: ClientSession
+  ) throws(RPCError) -> CanEvaluateResult {
     // The type is the device's (`availableNow`: the same for every owner, as `hello` says).
     let type = biometryType
-    if let id = try params.context(), try context(id, of: client).invalidated {
+    if let id = contextID, try context(id, of: client).invalidated {
       return CanEvaluateResult(refusal: CanEvaluateRefusal(.invalidContext), biometryType: type)
     }
     if let system {

@@ -33,8 +33,10 @@ struct OwnerState: Equatable {
 
 /// An owner's passcode: a salted slow hash (set at run time, kept in the store), or the `Passcode=` of the
 /// configuration (a simulation aid: it is in the configuration file in plain text already, so the daemon
-/// compares it in constant time from memory and never writes it to the store).
-enum OwnerPasscode: Equatable {
+/// compares it in constant time from memory and never writes it to the store). Indirect: an
+/// `OwnerState` is copied whenever it is read (canEvaluatePolicy reads one), and a boxed passcode
+/// makes that one retain.
+indirect enum OwnerPasscode: Equatable {
   case hashed(PasscodeHash)
   case configured([UInt8])
 

@@ -87,6 +87,17 @@ public struct CanEvaluateResult: MethodResult, Equatable {
     return Self.object(refusal, biometryType)
   }
 
+  /// The kept encoding of `json`, when this answer is one of the kept ones (every success, and
+  /// every refusal without a reason): the request path writes it without a `JSONValue`.
+  public var keptEncoding: [UInt8]? {
+    let type = Self.typeIndex(biometryType)
+    guard let refusal else { return Self.keptSuccessEncodings[type] }
+    if refusal.reason == nil, let index = Self.refusalIndex(refusal.code) {
+      return Self.keptRefusalEncodings[index * BiometryType.allCases.count + type]
+    }
+    return nil
+  }
+
   /// From `{canEvaluate, error?, biometryType}`; an unknown biometry type reads as none.
   public init?(json: JSONValue) {
     guard let object = json.objectValue, let can = object["canEvaluate"]?.boolValue else {
@@ -135,6 +146,14 @@ public struct CanEvaluateResult: MethodResult, Equatable {
     BiometryType.allCases.map { type in
       .object(.kept(object(CanEvaluateRefusal(ErrorCode(rawValue: raw)), type).objectValue!))
     }
+  }
+
+  private static let keptSuccessEncodings: [[UInt8]] = keptSuccesses.map {
+    $0.objectValue!.encoded!
+  }
+
+  private static let keptRefusalEncodings: [[UInt8]] = keptRefusals.map {
+    $0.objectValue!.encoded!
   }
 }
 

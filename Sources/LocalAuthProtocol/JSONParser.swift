@@ -225,13 +225,10 @@ struct Scanner {
       while index < bytes.count, isDigit(bytes[index]) { index += 1 }
     }
     // A single digit (an id, a policy) is one of ten numbers made once.
-    if index == start + 1 { return Self.digits[Int(bytes[start] &- UInt8(ascii: "0"))] }
+    if index == start + 1 { return JSONNumber.digit(Int(bytes[start] &- UInt8(ascii: "0"))) }
     let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     return JSONNumber(validatedLiteral: text)
   }
-
-  /// The numbers 0 to 9.
-  private static let digits: [JSONNumber] = (0...9).map { JSONNumber($0) }
 
   func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 

@@ -88,6 +88,12 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     return exactInteger(literal)
   }
 
+  /// The number 0…9 (`value`), one of ten made once: the parser's one-digit ids and policies.
+  @inline(__always)
+  static func digit(_ value: Int) -> JSONNumber { digits[value] }
+
+  private static let digits: [JSONNumber] = (0...9).map { JSONNumber($0) }
+
   /// The value as a Double (may be infinite for huge literals).
   public var doubleValue: Double? { Double(literal) }
 

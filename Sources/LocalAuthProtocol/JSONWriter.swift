@@ -76,17 +76,18 @@ public struct JSONWriter {
   static let responseHead: StaticString = "{\"jsonrpc\":\"2.0\",\"id\":"
 
   /// Appends `{"jsonrpc":"2.0","id":ID,"result":RESULT}` for a number id and a result whose
-  /// encoding is kept (`JSONObject.kept`): the pieces are put together on the stack and appended
-  /// at once (each append to an array costs ~100 instructions; the request path's budget is
-  /// docs/performance.md's).
-  mutating func appendResponse(id: JSONNumber, keptResult: [UInt8]) {
+  /// encoding is kept (`JSONObject.kept`), and a newline when `asLine`: the pieces are put together
+  /// on the stack and appended at once (each append to an array costs ~100 instructions; the
+  /// request path's budget is docs/performance.md's).
+  public mutating func appendResponse(id: JSONNumber, keptResult: [UInt8], asLine: Bool = false) {
     let head = Self.responseHead
     let middle: StaticString = ",\"result\":"
     var literal = id.literal
     literal.withUTF8 { idBytes in
       keptResult.withUnsafeBufferPointer { result in
         let total =
-          head.utf8CodeUnitCount + idBytes.count + middle.utf8CodeUnitCount + result.count + 1
+          head.utf8CodeUnitCount + idBytes.count + middle.utf8CodeUnitCount + result.count
+          + (asLine ? 2 : 1)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: total) { line in
           var at = line.baseAddress!
           func put(_ source: UnsafePointer<UInt8>?, _ count: Int) {
@@ -99,6 +100,7 @@ public struct JSONWriter {
           put(middle.utf8Start, middle.utf8CodeUnitCount)
           put(result.baseAddress, result.count)
           at.initialize(to: UInt8(ascii: "}"))
+          if asLine { (at + 1).initialize(to: 0x0A) }
           bytes.append(contentsOf: UnsafeBufferPointer(line))
         }
       }

@@ -265,6 +265,18 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
     outputGrew()
   }
 
+  /// Appends a success response line for a number id and a result whose encoding is kept (the
+  /// hot answers: `CanEvaluateResult.keptEncoding`), in one append.
+  func writeResponse(keptResult: [UInt8], id: JSONNumber) {
+    guard !closed else { return }
+    borrowOutputBuffer()
+    var writer = JSONWriter(appendingTo: [])
+    swap(&writer.bytes, &output)
+    writer.appendResponse(id: id, keptResult: keptResult, asLine: true)
+    swap(&writer.bytes, &output)
+    outputGrew()
+  }
+
   /// Marks the output as holding a secret: it is zeroed before it is reused or freed.
   func outputHoldsSecret() { flags.insert(.heldSecret) }
 
@@ -383,11 +395,4 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
 
   /// Breaks the session's hold on this connection (its channel) so both are freed.
   func dropSession() { session = nil }
-}
-
-/// What a connection holds only while it is behind: a partial line (its framer) and the ids of
-/// requests awaiting their answers. Loop thread only.
-final class ConnectionBacklog {
-  var framer: LineFramer?
-  var pendingIDs: Set<RequestID> = []
 }

@@ -22,6 +22,12 @@ struct RequestDispatcher {
         reason: "frameTooLarge")
       connection.write(RPCEncoder.error(id: .null, error))
     case .line(let bytes):
+      // The hottest request in the spelling clients send: its fields are read straight from the
+      // bytes and the broker answers without a route or a params object (docs/performance.md).
+      if let question = CanEvaluatePolicyFrame(bytes) {
+        answer(question, on: connection)
+        return
+      }
       if bytes.isEmpty || bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
       // The common frame, one plain request, goes straight to the broker: wrapping it in an
       // `IncomingFrame` only to take it out again copied and released it twice (~1,000
@@ -33,13 +39,15 @@ struct RequestDispatcher {
         buffer: bytes, maxDepth: JSONParser.defaultMaxDepth, reusing: &spare)
       {
         handle(request, on: connection)
-        if request.method == AgentRespondRequest.method
-          || request.method == KeepPasswordRequest.method
-        {
-          wipeSecret(of: &request, frame: bytes)
+        if Self.mayCarrySecret(request.method) {
+          if request.method == AgentRespondRequest.method
+            || request.method == KeepPasswordRequest.method
+          {
+            wipeSecret(of: &request, frame: bytes)
+          }
+          // A short password is a small string, copied by value into the frames that handled it.
+          if request.method.hasPrefix("login.") { StackScrub.scrub() }
         }
-        // A short password is a small string, copied by value into the frames that handled it.
-        if request.method.hasPrefix("login.") { StackScrub.scrub() }
         // Answered, or kept by its handler as it needs: this copy's params storage, emptied,
         // serves the next request (a handler that kept the params keeps its own storage). A
         // request without params left the spare untaken.
@@ -61,6 +69,16 @@ struct RequestDispatcher {
         handleBatch(elements, on: connection)
       }
     }
+  }
+
+  /// Whether `method` may be one whose params or answer carry a secret (`agent.respond`,
+  /// `login.*`): those start with `a` or `l`, and one byte read rules out every other request
+  /// before the names are compared (three string comparisons and a prefix test cost ~400
+  /// instructions a request; docs/performance.md, "The fifth round").
+  @inline(__always)
+  private static func mayCarrySecret(_ method: String) -> Bool {
+    let first = method.utf8.first
+    return first == UInt8(ascii: "a") || first == UInt8(ascii: "l")
   }
 
   /// An agent's answer may carry a passcode or login password: once the broker has taken its own copy,
@@ -96,7 +114,7 @@ struct RequestDispatcher {
   /// One request on its own (not in a batch): its answer now, or later through its responder.
   private func handle(_ request: RPCRequest, on connection: Connection) {
     if let answer = call(request, on: connection, slot: .single), let id = request.id {
-      if request.method == ReleasePasswordRequest.method {
+      if Self.mayCarrySecret(request.method) && request.method == ReleasePasswordRequest.method {
         connection.writeSecretResponse(answer, id: id)
       } else {
         connection.writeResponse(answer, id: id)
@@ -124,6 +142,39 @@ struct RequestDispatcher {
     batch.sendIfComplete()
   }
 
+  /// A plain `context.canEvaluatePolicy` frame, answered at once: the duplicate-id rule, the
+  /// broker on its executor (this loop), the answer (a kept encoding) into the output.
+  private func answer(_ frame: CanEvaluatePolicyFrame, on connection: Connection) {
+    let id = RequestID.number(frame.id)
+    if connection.isAwaiting(id) {
+      connection.writeResponse(.failure(Self.duplicate(id)), id: id)
+      return
+    }
+    let answer = connection.server.loop.onLoop(
+      broker, CanEvaluateCall(frame: frame, connection: connection), canEvaluateOnBroker)
+    switch answer {
+    case .success(let result):
+      if let kept = result.keptEncoding {
+        connection.writeResponse(keptResult: kept, id: frame.id)
+      } else {
+        connection.writeResponse(.success(result.json), id: id)
+      }
+    case .failure(let error): connection.writeResponse(.failure(error), id: id)
+    }
+  }
+
+  /// The duplicate-id rule's error (docs/protocol.md, "Transport and framing").
+  private static func duplicate(_ id: RequestID) -> RPCError {
+    .invalidRequest(
+      "Invalid request: id \(id) is already in flight on this connection.", reason: "duplicateId")
+  }
+
+  /// What `canEvaluateOnBroker` needs: the frame and where it came from.
+  fileprivate struct CanEvaluateCall {
+    let frame: CanEvaluatePolicyFrame
+    let connection: Connection
+  }
+
   /// Where a deferred answer goes: straight to the connection, or into a batch's slot. (An enum,
   /// not a closure: the hot path allocates no closure context per request.)
   fileprivate enum AnswerSlot {
@@ -144,10 +195,7 @@ struct RequestDispatcher {
   {
     // Nothing is hashed unless requests wait (evaluations).
     if let id = request.id, id != .null, connection.isAwaiting(id) {
-      return .failure(
-        .invalidRequest(
-          "Invalid request: id \(id) is already in flight on this connection.",
-          reason: "duplicateId"))
+      return .failure(Self.duplicate(id))
     }
     return connection.server.loop.onLoop(
       broker, BrokerCall(request: request, connection: connection, slot: slot), handleOnBroker)
@@ -175,6 +223,13 @@ private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher
     return call.wait(for: account, resolver, broker: broker)
   }
   return handOver(call, from: session, to: broker)
+}
+
+/// The broker's side of a plain canEvaluatePolicy frame. A function, as `handleOnBroker` is.
+private func canEvaluateOnBroker(
+  _ broker: isolated Broker, _ call: RequestDispatcher.CanEvaluateCall
+) -> Result<CanEvaluateResult, RPCError> {
+  broker.canEvaluate(call.frame, from: call.connection.session(in: broker))
 }
 
 /// Hands the request to the broker; a deferred answer goes to the call's slot.

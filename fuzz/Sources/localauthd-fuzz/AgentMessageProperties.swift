@@ -27,7 +27,7 @@ enum AgentMessageProperties {
         let signed = SignedData(data)
         _ = bindings.refusal(for: signed)
         _ = SignReason.text(
-          for: signed, hostKey: bindings.current?.hostKey, hostName: nil, keyName: "k")
+          for: signed, hostKey: bindings.current?.hostKey, keyName: "k")
         if let bound = bindings.current {
           _ = SignReason.hostKeyRefusal(bound.hostKey, signature: bound.signature, for: signed)
         }

@@ -34,6 +34,12 @@ enum DecodingProperties {
       IncomingFrame.decodeInGeneral(buffer: $0, maxDepth: JSONParser.defaultMaxDepth)
     }
     precondition(decoded == general, "the plain-request shortcut decided a frame differently")
+    let frame = Array(line).withUnsafeBufferPointer { CanEvaluatePolicyFrame($0) }
+    if let frame {
+      precondition(
+        general == .single(.success(frame.request)),
+        "the canEvaluatePolicy shortcut read a frame differently")
+    }
     let requests: [Result<RPCRequest, RPCRejection>]
     switch decoded {
     case .single(let one): requests = [one]
