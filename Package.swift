@@ -57,6 +57,11 @@ let package = Package(
     .target(name: "CLogindBus", dependencies: ["CSystemd", "CSystemBus"]),
     // Opening the system bus, or a test's bus at an address: the one way both bus clients do it.
     .target(name: "CSystemBus", dependencies: ["CSystemd"]),
+    // sd-bus calls to the desktop's notification server (org.freedesktop.Notifications), then the
+    // desktop prompt's notifications: the policy as values and the session-bus client. GTK-free.
+    .target(name: "CNotificationsBus", dependencies: ["CSystemd", "CSystemBus"]),
+    .target(
+      name: "DesktopNotifications", dependencies: ["CNotificationsBus", "LocalAuthProtocol"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
@@ -101,6 +106,10 @@ let package = Package(
       dependencies: ["LocalAuthProtocol", "CLocalAuthSystem", "SystemFacts"]),
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
+    .testTarget(
+      name: "DesktopNotificationsTests",
+      dependencies: ["DesktopNotifications", "LocalAuthProtocol"]
+    ),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(
       name: "LocalAuthSocketTests", dependencies: ["LocalAuthSocket", "CLocalAuthSystem"]),
