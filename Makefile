@@ -72,10 +72,10 @@ doc-deps:
 	$(call install_packages,$(DOC_PACKAGES),doc-deps)
 
 deb-deps: deps
-	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
+	$(call install_packages,$(DEB_BUILD_PACKAGES) $(PROMPT_BUILD_PACKAGES),deb-deps)
 
 # Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
-test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps prompt-deps
 	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
@@ -148,7 +148,7 @@ test-completion: build
 	Tests/completion/completion.sh $$($(SWIFT) build --show-bin-path)
 
 # make install into a staging root, then make uninstall (reuses the release build).
-test-install: release man
+test-install: release man prompt-release
 	Tests/install/make-install.sh
 
 # The .deb: built (reusing the release build), lintian-checked, installed with apt in the
@@ -240,3 +240,4 @@ include mk/pam.mk
 include mk/ssh.mk
 include mk/password-helper.mk
 include mk/tpm.mk
+include mk/prompt.mk
