@@ -108,7 +108,7 @@ let package = Package(
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
     .testTarget(
       name: "DesktopNotificationsTests",
-      dependencies: ["DesktopNotifications", "LocalAuthProtocol"]
+      dependencies: ["DesktopNotifications", "LocalAuthProtocol", "LocalAuthTestSupport"]
     ),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(
@@ -172,6 +172,7 @@ let package = Package(
         "LocalAuthServer", "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine",
         "LocalAuthProtocol", "LocalAuthTestSupport", "LocalAuthCrypto", "ExternalDrivers",
         "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd", "LocalAuthConcurrency",
+        "DesktopNotifications", "SSHAgent",
       ]),
     .testTarget(
       name: "DocumentationTests",

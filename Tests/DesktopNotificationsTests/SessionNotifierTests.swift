@@ -1,6 +1,7 @@
 import DesktopNotifications
 import Foundation
 import LocalAuthProtocol
+import LocalAuthTestSupport
 import Testing
 
 /// `SessionNotifier` and `PromptNotices` against a fake notification server on a private session

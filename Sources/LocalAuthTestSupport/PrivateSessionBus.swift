@@ -3,24 +3,25 @@ import Glibc
 
 /// A private session bus (dbus-daemon with a configuration written here, never the user's) and a
 /// fake notification server on it (Tests/notifications/fake-notification-server.py, run by the
-/// system Python: python3-dbus and python3-gi), which records every call it answers.
-final class PrivateSessionBus: @unchecked Sendable {
+/// system Python: python3-dbus and python3-gi), which records every call it answers. For the
+/// desktop notifications' tests (DesktopNotificationsTests, EndToEndTests).
+public final class PrivateSessionBus: @unchecked Sendable {
   // Used by one test at a time.
-  let directory: String
+  public let directory: String
   private let bus = Process()
   private let server = Process()
 
   /// Whether this host can run it: dbus-daemon and a system Python with dbus and gi.
-  static var isRunnable: Bool {
+  public static var isRunnable: Bool {
     access("/usr/bin/dbus-daemon", X_OK) == 0
       && system("/usr/bin/python3 -c 'import dbus, gi' 2>/dev/null") == 0
   }
 
   /// The bus's address.
-  var address: String { "unix:path=\(directory)/bus" }
+  public var address: String { "unix:path=\(directory)/bus" }
 
   /// The calls the server answered so far, one JSON object each.
-  var calls: [[String: Any]] {
+  public var calls: [[String: Any]] {
     guard let text = try? String(contentsOfFile: directory + "/calls.jsonl", encoding: .utf8)
     else { return [] }
     return text.split(separator: "\n").compactMap {
@@ -29,7 +30,7 @@ final class PrivateSessionBus: @unchecked Sendable {
   }
 
   /// Starts the bus, and the notification server on it unless `server` is false.
-  init(server startServer: Bool = true) throws {
+  public init(server startServer: Bool = true) throws {
     directory = NSTemporaryDirectory() + "localauthd-session-bus-\(UUID().uuidString.prefix(8))"
     try FileManager.default.createDirectory(
       atPath: directory, withIntermediateDirectories: true,
@@ -55,7 +56,9 @@ final class PrivateSessionBus: @unchecked Sendable {
     bus.standardOutput = busOutput
     bus.standardError = FileHandle(forWritingAtPath: "/dev/null")
     try bus.run()
-    guard Self.readLine(busOutput) != nil else { throw BusError("dbus-daemon did not start") }
+    guard Self.readLine(busOutput) != nil else {
+      throw DaemonTestError("dbus-daemon did not start")
+    }
     guard startServer else { return }
     let serverOutput = Pipe()
     server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -66,13 +69,15 @@ final class PrivateSessionBus: @unchecked Sendable {
     server.standardOutput = serverOutput
     try server.run()
     guard Self.readLine(serverOutput) == "READY" else {
-      throw BusError("the fake notification server did not start")
+      throw DaemonTestError("the fake notification server did not start")
     }
   }
 
+  /// Tests/notifications/fake-notification-server.py in the checkout.
   static var script: URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("notifications/fake-notification-server.py")
+      .deletingLastPathComponent().appendingPathComponent(
+        "Tests/notifications/fake-notification-server.py")
   }
 
   deinit {
@@ -92,10 +97,4 @@ final class PrivateSessionBus: @unchecked Sendable {
     }
     return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
   }
-}
-
-/// A private bus that did not come up.
-struct BusError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }
