@@ -5,8 +5,9 @@ import Glibc
 /// fake notification server on it (Tests/notifications/fake-notification-server.py, run by the
 /// system Python: python3-dbus and python3-gi), which records every call it answers. For the
 /// desktop notifications' tests (DesktopNotificationsTests, EndToEndTests).
+/// `@unchecked Sendable`: its members are constants (the processes are started in `init` and only
+/// killed in `deinit`); `calls` reads the server's file afresh.
 public final class PrivateSessionBus: @unchecked Sendable {
-  // Used by one test at a time.
   public let directory: String
   private let bus = Process()
   private let server = Process()
