@@ -106,10 +106,6 @@ let package = Package(
       dependencies: ["LocalAuthProtocol", "CLocalAuthSystem", "SystemFacts"]),
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
-    .testTarget(
-      name: "DesktopNotificationsTests",
-      dependencies: ["DesktopNotifications", "LocalAuthProtocol", "LocalAuthTestSupport"]
-    ),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(
       name: "LocalAuthSocketTests", dependencies: ["LocalAuthSocket", "CLocalAuthSystem"]),
@@ -145,6 +141,10 @@ let package = Package(
       name: "TPMKeysTests", dependencies: ["TPMKeys", "LocalAuthCrypto", "LocalAuthTestSupport"]),
     .testTarget(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
+    .testTarget(
+      name: "DesktopNotificationsTests",
+      dependencies: ["DesktopNotifications", "LocalAuthProtocol", "LocalAuthTestSupport"]
+    ),
     .testTarget(
       name: "RightStoreTests",
       dependencies: [

@@ -60,6 +60,6 @@ public enum NoticePolicy {
 
   /// A name or reason as quoted in a notice: sanitized and cut.
   static func quoted(_ text: String) -> String {
-    DisplayText.sanitize(text, limit: maxQuoted)
+    PromptText.sanitize(text, limit: maxQuoted)
   }
 }

@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 
 /// Text for a notification server: sanitized as every prompt sanitizes a client's words
-/// (`DisplayText`), and, for the body, escaped for the markup servers read there (the
+/// (`PromptText`), and, for the body, escaped for the markup servers read there (the
 /// specification's subset of HTML: `<b>`, `<i>`, `<a href>`, `<img>`), so a client's text can
 /// neither format nor link.
 public enum NotificationMarkup {
@@ -12,12 +12,12 @@ public enum NotificationMarkup {
 
   /// A summary: control characters and bidi overrides made visible, cut to `maxSummary`.
   public static func summary(_ text: String) -> String {
-    DisplayText.sanitize(text, limit: maxSummary)
+    PromptText.sanitize(text, limit: maxSummary)
   }
 
   /// A body: sanitized, cut to `maxBody`, then `&`, `<`, `>`, `"` and `'` written as entities.
   public static func body(_ text: String) -> String {
-    escaped(DisplayText.sanitize(text, limit: maxBody))
+    escaped(PromptText.sanitize(text, limit: maxBody))
   }
 
   /// The text with the markup's special characters written as entities.
