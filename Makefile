@@ -72,10 +72,10 @@ doc-deps:
 	$(call install_packages,$(DOC_PACKAGES),doc-deps)
 
 deb-deps: deps
-	$(call install_packages,$(DEB_BUILD_PACKAGES) $(PROMPT_BUILD_PACKAGES),deb-deps)
+	$(call install_packages,$(DEB_BUILD_PACKAGES),deb-deps)
 
 # Everything `make test` needs: the build's, the docs', the package's, the PAM tests', the shells.
-test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps prompt-deps
+test-deps: deps doc-deps deb-deps pam-deps ssh-deps password-helper-deps tpm-deps
 	$(call install_packages,$(SHELL_PACKAGES),test-deps)
 
 # Manual pages (man/*.scd → .build/man/), with scdoc.
@@ -236,8 +236,8 @@ install-localauthd-man: check-doc-packages
 
 include systemd/install.mk
 include mk/bench.mk
+include mk/prompt.mk
 include mk/pam.mk
 include mk/ssh.mk
 include mk/password-helper.mk
 include mk/tpm.mk
-include mk/prompt.mk

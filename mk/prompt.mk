@@ -6,19 +6,26 @@
 #   make install-prompt    (systemd/install.mk) the binary, the user unit and the manual page
 #   make bench-prompt      bench/prompt-bench.sh: time to the first window, idle RSS (make bench runs it)
 
-# Building it: GTK 4's C API.
+# Building it: GTK 4's C API (also in debian/control's Build-Depends, so `make deb` installs it).
 PROMPT_BUILD_PACKAGES := libgtk-4-dev
-# Running its tests and its bench: an X server without a screen, xdotool and xwininfo to find its
-# window, a private session bus and the fake notification server (system Python's dbus and gi).
-PROMPT_TEST_PACKAGES := xvfb xdotool x11-utils dbus-daemon python3-dbus python3-gi
+# Its bench row: an X server without a screen and xdotool to find its window (the notification
+# tests' private session bus and fake server need dbus-daemon, python3-dbus and python3-gi, which
+# DEB_PACKAGES has).
+PROMPT_BENCH_PACKAGES := xvfb xdotool
 
-.PHONY: prompt-deps prompt-release bench-prompt
+.PHONY: prompt-deps prompt-build-deps prompt-release bench-prompt
 
-prompt-deps:
-	$(call install_packages,$(PROMPT_BUILD_PACKAGES) $(PROMPT_TEST_PACKAGES),prompt-deps)
+prompt-deps: prompt-build-deps
+	$(call install_packages,$(PROMPT_BENCH_PACKAGES),prompt-deps)
+
+prompt-build-deps:
+	$(call install_packages,$(PROMPT_BUILD_PACKAGES),prompt-build-deps)
+
+# make deb builds the prompt's package too.
+deb-deps: prompt-build-deps
 
 prompt-release:
-	$(call require_packages,$(PROMPT_BUILD_PACKAGES),prompt-deps)
+	$(call require_packages,$(PROMPT_BUILD_PACKAGES),prompt-build-deps)
 	$(SWIFT) build -c release --static-swift-stdlib --product localauthd-prompt
 
 # make install-prompt builds what it installs.
