@@ -61,7 +61,8 @@ let package = Package(
     // desktop prompt's notifications: the policy as values and the session-bus client. GTK-free.
     .target(name: "CNotificationsBus", dependencies: ["CSystemd", "CSystemBus"]),
     .target(
-      name: "DesktopNotifications", dependencies: ["CNotificationsBus", "LocalAuthProtocol"]),
+      name: "DesktopNotifications",
+      dependencies: ["CNotificationsBus", "LocalAuthProtocol", "LocalAuthClientCore"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),

@@ -1,3 +1,4 @@
+import LocalAuthClientCore
 import LocalAuthProtocol
 import Synchronization
 
@@ -38,6 +39,11 @@ public final class PromptNotices: Sendable {
       if let event = AgentWaitEndedEvent(object: params) { ended(requestID: event.requestID) }
     default: return
     }
+  }
+
+  /// Handles one agent notification as `LAPromptAgent.notificationsAsSent()` gives it.
+  public func handle(_ notification: LAAgentNotification) {
+    handle(method: notification.method, params: notification.params)
   }
 
   /// Shows `notice` for the evaluation `requestID` (replacing one it had).
