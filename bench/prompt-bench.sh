@@ -8,11 +8,13 @@
 #     the row is the median, with its two parts (start to registered, evaluation to window);
 #   - idle RSS (/proc/PID/status VmRSS): 2 s after registering with no prompt yet, and 2 s after a
 #     prompt ended (the face matched and the window went away); the row is the larger.
+# With GTK_FLOOR (bench/gtk-floor.c built), the same two figures for GTK 4 alone: a window with a
+# label presented at start, the floor under the program's figures.
 # Skipped, saying why, when the program, Xvfb or xdotool is missing. Prints the rows and compares
 # them with the targets; asserts nothing (speed is measured, not tested).
-# Usage: prompt-bench.sh LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_PROMPT [RUNS]
+# Usage: prompt-bench.sh LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_PROMPT [RUNS [GTK_FLOOR]]
 set -uo pipefail
-daemon=$1 ctl=$2 prompt=$3 runs=${4:-5}
+daemon=$1 ctl=$2 prompt=$3 runs=${4:-5} floor=${5:-}
 if [ ! -x "$prompt" ]; then
   echo "desktop prompt row skipped: no localauthd-prompt at $prompt (swift build --product localauthd-prompt)"
   exit 0
@@ -131,11 +133,29 @@ sleep 2
 idle_after=$(rss_kb)
 stop_prompt
 
-python3 - "$runs" "${totals[*]}" "${registrations[*]}" "${windows[*]}" "$idle_before" "$idle_after" <<'REPORT'
+# GTK 4 alone: start to its window, and its RSS 2 s later.
+floor_totals=() floor_rss=0
+if [ -n "$floor" ] && [ -x "$floor" ]; then
+  for run in $(seq "$runs"); do
+    started=$(now_ns)
+    "$floor" >>"$dir/floor.log" 2>&1 &
+    prompt_pid=$!
+    shown=$(wait_window) || die "GTK floor run $run: no window was mapped: $(tail -n 5 "$dir/floor.log")"
+    floor_totals+=($(((shown - started) / 1000)))
+    sleep 2
+    floor_rss=$(rss_kb)
+    kill "$prompt_pid" 2>/dev/null
+    wait "$prompt_pid" 2>/dev/null
+  done
+fi
+
+python3 - "$runs" "${totals[*]}" "${registrations[*]}" "${windows[*]}" "$idle_before" "$idle_after" \
+  "${floor_totals[*]}" "$floor_rss" <<'REPORT'
 import statistics, sys
 runs = sys.argv[1]
 totals, registrations, windows = ([int(x) for x in arg.split()] for arg in sys.argv[2:5])
 before, after = int(sys.argv[5]), int(sys.argv[6])
+floor_totals, floor_rss = [int(x) for x in sys.argv[7].split()], int(sys.argv[8])
 ms = lambda us: f"{us / 1000:.0f} ms"
 total = statistics.median(totals)
 print(f"\nDesktop prompt (localauthd-prompt under Xvfb, {runs} runs; median, then each run):")
@@ -146,4 +166,7 @@ print(f"    of which evaluation to window {ms(statistics.median(windows)):>8}")
 idle = max(before, after)
 print(f"  idle RSS                        {idle / 1024:>5.1f} MB  (registered: {before / 1024:.1f} MB,"
       f" after a prompt: {after / 1024:.1f} MB)  target < 30 MB: {'yes' if idle < 30 * 1024 else 'NO'}")
+if floor_totals:
+    print(f"  GTK 4 alone (bench/gtk-floor.c): start to window {ms(statistics.median(floor_totals))}"
+          f" ({', '.join(ms(t) for t in floor_totals)}), RSS {floor_rss / 1024:.1f} MB")
 REPORT

@@ -36,5 +36,6 @@ bench-prompt:
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthctl
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd-prompt
+	cc -O2 -Wall -o $(BENCH_SCRATCH)/gtk-floor bench/gtk-floor.c $$(pkg-config --cflags --libs gtk4)
 	bench/prompt-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl \
-		$(BENCH_SCRATCH)/release/localauthd-prompt
+		$(BENCH_SCRATCH)/release/localauthd-prompt 5 $(BENCH_SCRATCH)/gtk-floor
