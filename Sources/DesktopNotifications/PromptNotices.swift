@@ -1,3 +1,4 @@
+import Dispatch
 import LocalAuthClientCore
 import LocalAuthProtocol
 import Synchronization
@@ -12,6 +13,8 @@ public final class PromptNotices: Sendable {
   public static let maxOpen = 8
 
   private let notifier: SessionNotifier
+  /// Where `follow` handles notifications: one at a time, in order, off the cooperative pool.
+  private let queue = DispatchQueue(label: "localauthd.prompt-notices")
   /// requestID → notification id, oldest first.
   private let open = Mutex<[(requestID: String, id: UInt32)]>([])
 
@@ -38,6 +41,17 @@ public final class PromptNotices: Sendable {
     case AgentWaitEndedNotification.method:
       if let event = AgentWaitEndedEvent(object: params) { ended(requestID: event.requestID) }
     default: return
+    }
+  }
+
+  /// Follows an agent's notifications as sent (`LAPromptAgent.notificationsAsSent()`) until the
+  /// stream ends, handling each on a serial queue of its own, so that a slow notification server
+  /// never blocks the cooperative pool; the task ends with the stream.
+  public func follow(_ notifications: AsyncStream<LAAgentNotification>) -> Task<Void, Never> {
+    Task {
+      for await notification in notifications {
+        queue.async { self.handle(notification) }
+      }
     }
   }
 

@@ -35,9 +35,7 @@ struct DesktopNotificationEndToEndTests {
       agent = LAPromptAgent(
         connection: LocalAuthConnection(
           socketPath: daemon.socketPath, identity: ClientIdentity(name: "localauthd-prompt")))
-      let sent = try agent.notificationsAsSent()
-      let notices = self.notices
-      feeding = Task { for await notification in sent { notices.handle(notification) } }
+      feeding = notices.follow(try agent.notificationsAsSent())
       _ = try await agent.register(scope: .user)
     }
 
