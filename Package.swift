@@ -9,6 +9,7 @@ let package = Package(
     .executable(name: "localauthd", targets: ["localauthd"]),
     .executable(name: "localauthctl", targets: ["localauthctl"]),
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
+    .executable(name: "localauthd-prompt", targets: ["localauthd-prompt"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
@@ -91,6 +92,11 @@ let package = Package(
         "LocalAuthClientCore", "LocalAuthProtocol", "SSHAgent", "Systemd", "CLocalAuthSystem",
         "LocalAuthSocket",
       ]),
+    // The desktop prompt: each prompt window's state as values (no GTK), then its GTK 4 window in C
+    // (GTK's casts, macros and varargs signals), over GTK 4's C API from libgtk-4-dev.
+    .target(name: "DesktopPrompt", dependencies: ["LocalAuthClientCore", "LocalAuthProtocol"]),
+    .systemLibrary(name: "CGtk4", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+    .target(name: "CPromptWindow", dependencies: ["CGtk4"]),
     .target(
       name: "LocalAuthTestSupport",
       dependencies: [
@@ -103,10 +109,19 @@ let package = Package(
       name: "localauthctl",
       dependencies: ["LocalAuthCommandLine", "LocalAuthClientCore", "LocalAuthProtocol"]),
     .executableTarget(
+      name: "localauthd-prompt",
+      dependencies: [
+        "DesktopPrompt", "CPromptWindow", "LocalAuthClientCore", "LocalAuthProtocol",
+        "LocalAuthConcurrency",
+      ]),
+    .executableTarget(
       name: "localauthd-bench",
       dependencies: ["LocalAuthProtocol", "CLocalAuthSystem", "SystemFacts"]),
 
     .testTarget(name: "LocalAuthProtocolTests", dependencies: ["LocalAuthProtocol"]),
+    .testTarget(
+      name: "DesktopPromptTests",
+      dependencies: ["DesktopPrompt", "LocalAuthClientCore", "LocalAuthProtocol"]),
     .testTarget(name: "SystemFactsTests", dependencies: ["SystemFacts"]),
     .testTarget(
       name: "LocalAuthSocketTests", dependencies: ["LocalAuthSocket", "CLocalAuthSystem"]),

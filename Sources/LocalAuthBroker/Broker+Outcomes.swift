@@ -19,13 +19,10 @@ extension Broker {
       result = EvaluationResult(
         name: error.code.name, code: error.code, reason: error.data["reason"]?.stringValue)
     }
-    observability.count(result)
-    let now = services.time.now()
-    logSuppressedAtOnce(now: now)
-    if !atOnce
-      || observability.atOnceLogBudget.admit(
-        uid: evaluation.client.peer.uid, outcome: result.name, now: now)
-    {
+    let log = observability.ended(
+      result, uid: evaluation.client.peer.uid, atOnce: atOnce, now: services.time.now())
+    for line in log.heldBack { services.log.notice(line) }
+    if log.logsTheEvaluation {
       services.log.evaluationFinished(record(evaluation), result: result)
     }
     announceEnvironmentChange()

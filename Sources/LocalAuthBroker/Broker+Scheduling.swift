@@ -1,34 +1,39 @@
 import LocalAuthProtocol
 
 /// Running evaluations one at a time: queueing, starting, finishing exactly once, the prompt
-/// deadline and shutdown. The books (queue, running, in flight) are the `Scheduler`'s; this carries
-/// out what follows from them (notifications, prompts, the evaluation's task).
+/// deadline and shutdown. The `Scheduler` decides who holds the sensors and keeps the books (queue,
+/// running, in flight); this carries out its steps (notifications, prompts, the evaluation's task).
 extension Broker {
+  /// An evaluation is in flight: the scheduler decides whether it ends the running one, starts or
+  /// waits, and the broker carries that out.
   func enqueue(_ evaluation: Evaluation) {
     diagnoseSubmitted(evaluation)
-    scheduler.admit(evaluation)
     evaluation.client.evaluations[evaluation.requestID] = evaluation
     evaluation.context.inFlight = evaluation
-    if evaluation.isSystem {
-      enqueueSystem(evaluation)
-      return
-    }
-    preempt(for: evaluation)
-    if scheduler.running == nil && scheduler.queue.isEmpty {
-      start(evaluation)
-      return
-    }
-    let position = scheduler.queue.append(evaluation)
-    notify(
-      evaluation, QueuedNotification.self,
-      QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
-    monitor(evaluation, "queued", ["position": .int(position)])
+    carryOut(scheduler.arrive(evaluation, overlap: configuration.overlap))
   }
 
+  /// Does what the scheduler decided, in its order.
+  func carryOut(_ steps: [SchedulerStep]) {
+    for step in steps {
+      switch step {
+      case .preempt(let current, let reason):
+        finish(current, .failure(error(.systemCancel, current, reason: reason)))
+      case .start(let evaluation):
+        start(evaluation)
+      case .queued(let evaluation, let position):
+        notify(
+          evaluation, QueuedNotification.self,
+          QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
+        monitor(evaluation, "queued", ["position": .int(position)])
+      }
+    }
+  }
+
+  /// The scheduler gave `evaluation` the sensors: its prompt is shown, its client told, its
+  /// deadline watched and its task run.
   func start(_ evaluation: Evaluation) {
     evaluation.phase = .running
-    scheduler.running = evaluation
-    scheduler.queue.started(evaluation)
     traceStarted(evaluation)
     evaluation.sensor = plannedSensor(for: evaluation.policy, owner: evaluation.owner.uid)
     showPrompt(evaluation)
@@ -48,11 +53,6 @@ extension Broker {
     }
   }
 
-  func startNext() {
-    guard let next = scheduler.next() else { return }
-    start(next)
-  }
-
   /// Ends an evaluation exactly once: answers (a responder only while its client is connected),
   /// logs, frees its context and, if it was running, starts the next one. Later calls for the same
   /// evaluation do nothing.
@@ -61,7 +61,7 @@ extension Broker {
     let wasRunning = evaluation.phase == .running
     let wasQueued = evaluation.phase == .queued
     evaluation.phase = .finished
-    scheduler.remove(evaluation, wasQueued: wasQueued)
+    let next = scheduler.finished(evaluation, wasRunning: wasRunning, wasQueued: wasQueued)
     evaluation.client.evaluations[evaluation.requestID] = nil
     if evaluation.context.inFlight === evaluation { evaluation.context.inFlight = nil }
     evaluation.task?.cancel()
@@ -85,10 +85,7 @@ extension Broker {
     case .responder:
       if answer && evaluation.client.connected { evaluation.delivery.deliver(outcome) }
     }
-    if wasRunning && scheduler.running === evaluation {
-      scheduler.running = nil
-      startNext()
-    }
+    if let next { start(next) }
   }
 
   /// Ends the running evaluation with systemCancel (`reason: "timeout"`) once its prompt deadline

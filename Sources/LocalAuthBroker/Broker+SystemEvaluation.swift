@@ -66,32 +66,4 @@ extension Broker {
     }
     return .success(())
   }
-
-  /// Queues a system evaluation ahead of every app evaluation and ends a running app evaluation with
-  /// systemCancel (`reason: "systemAuthentication"`), as Apple's system alerts do; a running system
-  /// evaluation is never preempted.
-  func enqueueSystem(_ evaluation: Evaluation) {
-    let position = scheduler.queue.insertSystem(evaluation)
-    preempt(for: evaluation)
-    guard evaluation.phase == .queued else { return }
-    if scheduler.running == nil {
-      startNext()
-      return
-    }
-    notify(
-      evaluation, QueuedNotification.self,
-      QueuedEvent(requestID: evaluation.requestID, id: evaluation.rpcID, position: position))
-    monitor(evaluation, "queued", ["position": .int(position)])
-  }
-}
-
-extension Broker {
-  /// Ends the running evaluation with systemCancel when `arriving` preempts it (`Preemption`).
-  func preempt(for arriving: Evaluation) {
-    guard let current = scheduler.running,
-      let reason = Preemption.reason(
-        ending: current.claim, for: arriving.claim, overlap: configuration.overlap)
-    else { return }
-    finish(current, .failure(error(.systemCancel, current, reason: reason)))
-  }
 }

@@ -16,6 +16,19 @@ struct Observability {
     outcomes[result.name, default: 0] += 1
   }
 
+  /// An evaluation of `uid` ended with `result`: it is counted, and the answer says what to log —
+  /// the lines the at-once budget held back in a second that is over, then whether this
+  /// evaluation's own line is written (always, but for one that ended at once past its uid's
+  /// budget).
+  mutating func ended(_ result: EvaluationResult, uid: UInt32, atOnce: Bool, now: Duration)
+    -> OutcomeLog
+  {
+    count(result)
+    let heldBack = suppressedAtOnceLines(now: now)
+    let logged = !atOnce || atOnceLogBudget.admit(uid: uid, outcome: result.name, now: now)
+    return OutcomeLog(heldBack: heldBack, logsTheEvaluation: logged)
+  }
+
   /// The lines to log, one per uid, for the evaluations that ended at once and were held back by
   /// the budget in a second that is over.
   mutating func suppressedAtOnceLines(now: Duration) -> [String] {
@@ -26,4 +39,12 @@ struct Observability {
         + "and were not logged one by one (past \(AtOnceLogBudget.perSecond) a second): \(outcomes)"
     }
   }
+}
+
+/// What to log when an evaluation ends (`Observability.ended`). Immutable value.
+struct OutcomeLog: Equatable {
+  /// Lines for what the at-once budget held back, one per uid, to log first.
+  let heldBack: [String]
+  /// Whether the evaluation's own finish line is logged.
+  let logsTheEvaluation: Bool
 }

@@ -1,6 +1,7 @@
 import CLocalAuthSystem
 import Dispatch
 import FoundationEssentials
+import LocalAuthCrypto
 import LocalAuthProtocol
 import Synchronization
 
@@ -70,6 +71,13 @@ final class SocketLink: Sendable {
     writer.write(request.json)
     writer.bytes.append(0x0A)
     let line = OutgoingLine(writer.bytes, secret: secret)
+    // The line holds the only reference to the bytes from here on: were the writer's still there
+    // when the queue wipes the line, the wipe would zero a copy made for it (copy on write) and
+    // leave the bytes sent where they were.
+    writer.bytes = []
+    // The writer's scan for characters to escape reads a short secret eight bytes at a time, and
+    // those words stay in the frames it left below this one: zeroed too.
+    if secret { StackScrub.scrub() }
     writes.async { [self] in
       defer { line.wipeIfSecret() }
       guard !closed.withLock({ $0 }) else { return }

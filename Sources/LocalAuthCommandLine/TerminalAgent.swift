@@ -38,14 +38,7 @@ public struct TerminalAgent: Sendable {
   }
 
   /// The refusal of a second agent for a scope, naming the agent that serves it.
-  static func agentExists(_ error: RPCError) -> RPCError {
-    let pid = error.data["pid"]?.intValue.map(String.init) ?? "?"
-    let scope = error.data["scope"]?.objectValue?["kind"]?.stringValue ?? "user"
-    var named = error
-    named.message =
-      "Another prompt agent (pid \(pid)) already serves your \(scope) prompts; stop it first (localauthctl agent --list shows it)."
-    return named
-  }
+  static func agentExists(_ error: RPCError) -> RPCError { LAPromptAgent.agentExists(error) }
 
   /// Registers and serves prompts until SIGTERM, Ctrl-C without a prompt, end of input or a lost connection.
   public func run() async throws -> ExitStatus {

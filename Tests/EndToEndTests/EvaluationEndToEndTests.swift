@@ -108,7 +108,7 @@ struct EvaluationEndToEndTests {
         try await LocalAuthDaemon(connection: connection).status().evaluating == 1
       }, "the evaluation to run")
     context.invalidate()
-    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
+    #expect(await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
     // The sleep is the point: a second reply, which must never come, has time to arrive.
     try await Task.sleep(for: .milliseconds(200))
     #expect(replies.withLock { $0 } == ["false appCancel"])
@@ -143,7 +143,7 @@ struct EvaluationEndToEndTests {
           try await LocalAuthDaemon(connection: connection).status().evaluating == 1
         }, "the evaluation to run")
     }
-    #expect(try await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
+    #expect(await eventually { replies.withLock { !$0.isEmpty } }, "the reply")
     #expect(replies.withLock { $0 } == ["success"])
   }
 

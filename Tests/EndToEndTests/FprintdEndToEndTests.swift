@@ -134,11 +134,8 @@ import Testing
     }
     #expect(armed?["sensor"] == "finger" && armed?["attempt"] == 1, "\(daemon.log())")
     // dbus-monitor records the calls on its own time: give it a moment to write them down.
-    var calls: [String] = []
-    for _ in 0..<400 where !calls.contains("VerifyStart") {
-      calls = stack.deviceCalls
-      usleep(5_000)
-    }
+    _ = eventually(blocking: .milliseconds(5)) { stack.deviceCalls.contains("VerifyStart") }
+    let calls = stack.deviceCalls
     #expect(calls.filter { $0 == "Claim" || $0 == "VerifyStart" } == ["Claim", "VerifyStart"])
     try whenFingerNeeded(stack, daemon, scan: "root-print")
     let (result, _) = try finish(client, id)
@@ -157,7 +154,9 @@ import Testing
     #expect(check?["canEvaluate"] == true)
     try evaluateByFinger(stack, daemon, client)
     // The refresh still comes, once the device is idle; never between the read and the Claim.
-    for _ in 0..<500 where !stack.deviceCalls.contains("ListEnrolledFingers") { usleep(10_000) }
+    _ = eventually(blocking: .milliseconds(10)) {
+      stack.deviceCalls.contains("ListEnrolledFingers")
+    }
     let calls = stack.deviceCalls
     #expect(calls.first == "Claim", "\(calls)")
     if let refreshed = calls.firstIndex(of: "ListEnrolledFingers"),
@@ -220,10 +219,8 @@ import Testing
     // This stack's bus cannot activate fprintd: the next evaluation waits until the daemon saw it
     // come back (NameOwnerChanged, then GetDefaultDevice). Availability alone no longer tells, since
     // fprintd's absence from the bus is not unavailability where the bus activates it.
-    var back = false
-    for _ in 0..<500 where !back {
-      back = daemon.log().components(separatedBy: "fprintd sensor finger: using").count > 2
-      if !back { usleep(10_000) }
+    let back = eventually(blocking: .milliseconds(10)) {
+      daemon.log().components(separatedBy: "fprintd sensor finger: using").count > 2
     }
     #expect(back, "\(daemon.log())")
     let next = try start(client, biometrics)

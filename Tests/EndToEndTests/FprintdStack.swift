@@ -110,7 +110,7 @@ final class FprintdStack: @unchecked Sendable {
     }
     reader.start()
     // Subscribed once it prints its own NameLost (it gave up its name to become a monitor).
-    for _ in 0..<2000 where !fingerNeeded.isSubscribed { usleep(5_000) }
+    _ = eventually(blocking: .milliseconds(5)) { fingerNeeded.isSubscribed }
   }
 
   private var callMonitor: Process?
@@ -135,7 +135,7 @@ final class FprintdStack: @unchecked Sendable {
     let recording = {
       ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").contains("member=NameLost")
     }
-    for _ in 0..<2000 where !recording() { usleep(5_000) }
+    _ = eventually(blocking: .milliseconds(5)) { recording() }
   }
 
   /// The device's methods called since `recordDeviceCalls`, in order (Claim, VerifyStart, …).
@@ -161,11 +161,10 @@ final class FprintdStack: @unchecked Sendable {
   /// cancelled: the next command goes to the finger-needed after this one).
   func waitForFingerNeeded() throws {
     consumedFingerNeeded += 1
-    for _ in 0..<4000 {
-      if fingerNeeded.value >= consumedFingerNeeded { return }
-      usleep(5_000)
-    }
-    throw DaemonTestError("fprintd never waited for a finger")
+    let wanted = consumedFingerNeeded
+    guard
+      eventually(within: .seconds(20), blocking: .milliseconds(5), { fingerNeeded.value >= wanted })
+    else { throw DaemonTestError("fprintd never waited for a finger") }
   }
 
   /// Sends a virtual-device command the moment fprintd next waits for a finger.
@@ -175,11 +174,9 @@ final class FprintdStack: @unchecked Sendable {
       try send(command)
       return
     }
-    for _ in 0..<4000 {
-      if fingerNeeded.armedWasSent { return }
-      usleep(5_000)
-    }
-    throw DaemonTestError("fprintd never waited for a finger")
+    guard
+      eventually(within: .seconds(20), blocking: .milliseconds(5), { fingerNeeded.armedWasSent })
+    else { throw DaemonTestError("fprintd never waited for a finger") }
   }
 
   private func send(_ command: String?) throws {

@@ -194,7 +194,7 @@ struct RightsKeyEndToEndTests {
     let saved = try await save("restart", on: connection)
     daemon.stop()
     #expect(
-      try await eventually {
+      await eventually {
         right.state == .notAuthorized && saved.state == .notAuthorized
       }, "the rights to lose their authorization")
     try daemon.start()

@@ -1,0 +1,168 @@
+#!/bin/bash
+# The desktop prompt agent (localauthd-prompt) for real, under Xvfb (issue 34): a demo daemon on a
+# private socket with a scripted face, the prompt program as the user's agent, and localauthctl
+# evaluating as the app. It checks, by window title (xdotool), that an evaluation shows a window
+# naming the app and the reason; that Escape ends it with userCancel; that two face misses bring the
+# fallback button, which with a typed passcode succeeds (after a wrong one, which the window says);
+# that a touch elsewhere closes the window; and that a second agent for the scope is refused. Each
+# state is photographed (import), checked to be the window's size and not blank, and written to
+# docs/images/ (LOCALAUTHD_PROMPT_IMAGES overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
+# under Weston's headless backend; `make test-desktop` runs both.
+#
+# Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
+set -uo pipefail
+. "$(dirname "$0")/../systemd/lib.sh"
+BINDIR=$(cd "${1:?usage: prompt.sh BINDIR}" && pwd)
+IMAGES=${LOCALAUTHD_PROMPT_IMAGES:-$REPO/docs/images}
+need_cmd Xvfb xdotool xwininfo import identify timeout
+RUN=$(mktemp -d /tmp/localauthd-desktop.XXXXXX)
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    rm -rf "$RUN"
+}
+trap cleanup EXIT
+export PATH="$BINDIR:$PATH"
+# The program draws with GTK's cairo renderer by itself (CPromptWindow: no GPU driver loaded); the
+# theme is named so that the pictures do not follow a desktop setting.
+export GTK_THEME=Adwaita GTK_A11Y=none
+mkdir -p "$IMAGES"
+
+export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
+localauthd --demo --stderr --socket "$LOCALAUTHD_SOCKET" --state-dir "$RUN/state" >"$RUN/daemon.log" 2>&1 &
+PIDS+=($!)
+wait_for 20 test -S "$LOCALAUTHD_SOCKET" || die "the demo daemon did not start: $(cat "$RUN/daemon.log")"
+
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$RUN/display" 2>"$RUN/xvfb.log" &
+PIDS+=($!)
+wait_for 20 test -s "$RUN/display" || die "Xvfb did not start: $(cat "$RUN/xvfb.log")"
+export DISPLAY=:$(head -n1 "$RUN/display")
+
+# The window of a title, as xdotool finds it (empty when there is none).
+window_titled() { xdotool search --onlyvisible --name "^$1\$" 2>/dev/null | head -n1; }
+has_window() { [ -n "$(window_titled "$1")" ]; }
+no_window() { [ -z "$(window_titled "$1")" ]; }
+log_has() { grep -q -- "$2" "$1" 2>/dev/null; }
+
+# evaluate REASON LOG: localauthctl evaluates the owner policy in the background (EVAL: its pid).
+evaluate() {
+    localauthctl evaluate owner --reason "$1" >"$2" 2>&1 &
+    EVAL=$!
+    PIDS+=($EVAL)
+}
+
+# photograph NAME WINDOW: the window's picture in $IMAGES/desktop-prompt-NAME.png, checked to be
+# the window's size (xwininfo) and not blank (more than 20 colours: text, buttons, a field).
+photograph() {
+    local file=$IMAGES/desktop-prompt-$1.png size expected colours
+    sleep 0.3 # the redraw after the last change (GTK draws on its next frame)
+    import -window "$2" "$file" 2>>"$RUN/import.log" || { fail "$1: import could not photograph the window"; return; }
+    size=$(identify -format '%wx%h' "$file")
+    expected=$(xwininfo -id "$2" | awk '/Width:/ {w=$2} /Height:/ {h=$2} END {print w "x" h}')
+    colours=$(identify -format '%k' "$file")
+    if [ "$size" = "$expected" ] && [ "$colours" -gt 20 ]; then
+        pass "$1: the picture ($file) is the window's size ($size) and not blank ($colours colours)"
+    else
+        fail "$1: the picture is $size with $colours colours; the window is $expected"
+    fi
+}
+
+localauthd-prompt --help >"$RUN/help.txt" 2>&1
+status=$?
+check "--help prints the usage and exits 0" test $status -eq 0 -a -n "$(grep '^Usage: localauthd-prompt' "$RUN/help.txt")"
+env -u DISPLAY -u WAYLAND_DISPLAY localauthd-prompt --scope user >"$RUN/nodisplay.log" 2>&1
+status=$?
+check "without a display it exits 4 and says so" test $status -eq 4 -a -n "$(grep 'cannot open a display' "$RUN/nodisplay.log")"
+
+# A passcode of its own (and a wrong one), so that a find in the program's memory can only be what
+# was typed.
+PASSCODE=73915064
+WRONG_PASSCODE=48261937
+# memory_holds_no WHAT SECRET: the secret is nowhere in the prompt program's memory once sent (the
+# field's buffer, the program's copies, the request line, the stack below the JSON writer); read
+# through /proc/PID/mem, so root only.
+memory_holds_no() {
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "SKIP - the memory scan for $1: reading /proc/$PROMPT/mem needs root"
+        return
+    fi
+    check "$1 is nowhere in the prompt program's memory after sending" \
+        /usr/bin/python3 "$HERE/../desktop/memory-scan.py" "$PROMPT" "$2"
+}
+localauthctl passcode set "$PASSCODE" --old "${LOCALAUTHD_DEMO_PASSCODE:-1234}" >/dev/null ||
+    die "cannot set the test's passcode"
+localauthctl sim face DEFAULT WAIT >/dev/null || die "cannot script the demo face"
+localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &
+PROMPT=$!
+PIDS+=($PROMPT)
+check "the prompt program registers as the user's agent" wait_for 20 log_has "$RUN/prompt.log" "showing prompts for"
+
+timeout 20 localauthd-prompt --scope user >"$RUN/second.log" 2>&1
+status=$?
+if [ $status -eq 1 ] && log_has "$RUN/second.log" "Another prompt agent (pid $PROMPT)"; then
+    pass "a second agent for the scope exits 1, naming the pid of the first"
+else
+    fail "a second agent: status $status, said: $(cat "$RUN/second.log")"
+fi
+
+# 1. A window naming the app and the reason; Escape ends it with userCancel.
+TITLE="localauthctl — Unlock the vault"
+evaluate "Unlock the vault" "$RUN/cancel.log"
+check "an app evaluation shows a window titled '$TITLE'" wait_for 20 has_window "$TITLE"
+WINDOW=$(window_titled "$TITLE")
+if [ -n "$WINDOW" ]; then
+    photograph waiting "$WINDOW"
+    xdotool windowfocus --sync "$WINDOW" key Escape
+fi
+check "Escape ends the evaluation with userCancel" wait_for 20 log_has "$RUN/cancel.log" "userCancel"
+check "the window closes when the evaluation ends" wait_for 20 no_window "$TITLE"
+
+# 2. Two face misses, the fallback button, a typed passcode: success.
+TITLE="localauthctl — Sign the release"
+localauthctl sim face NOMATCH NOMATCH >/dev/null
+evaluate "Sign the release" "$RUN/fallback.log"
+check "a second evaluation shows its window" wait_for 20 has_window "$TITLE"
+check "two face misses leave the choice to the person" wait_for 20 log_has "$RUN/fallback.log" "awaitingChoice"
+WINDOW=$(window_titled "$TITLE")
+if [ -n "$WINDOW" ]; then
+    photograph fallback "$WINDOW"
+    # The fallback button takes the focus inside its window when it appears: Return presses it.
+    xdotool windowfocus --sync "$WINDOW" key Return
+    check "the fallback button switches to the passcode" wait_for 20 log_has "$RUN/fallback.log" "fell back to passcode"
+    sleep 0.3
+    # A wrong passcode first: the field is emptied (a fresh buffer, the old one zeroed) and takes the
+    # next one; while the window is still open, the wrong one is already nowhere in memory.
+    xdotool windowfocus --sync "$WINDOW" type --delay 40 "$WRONG_PASSCODE"
+    xdotool key Return
+    check "a wrong passcode is told as such" wait_for 20 log_has "$RUN/fallback.log" "wrongPasscode"
+    memory_holds_no "the wrong passcode, the window still open," "$WRONG_PASSCODE"
+    sleep 0.3
+    xdotool windowfocus --sync "$WINDOW" type --delay 40 "$PASSCODE"
+    photograph passcode "$WINDOW"
+    xdotool key Return
+fi
+check "the typed passcode succeeds" wait_for 20 log_has "$RUN/fallback.log" "success (deviceOwnerAuthentication, sensor passcode)"
+check "the window closes after the success" wait_for 20 no_window "$TITLE"
+memory_holds_no "the passcode typed" "$PASSCODE"
+
+# 3. A touch elsewhere (the scripted face matches) closes the window.
+TITLE="localauthctl — Open the wallet"
+evaluate "Open the wallet" "$RUN/touch.log"
+check "a third evaluation shows its window" wait_for 20 has_window "$TITLE"
+localauthctl sim face MATCH >/dev/null
+check "the face matches elsewhere: success" wait_for 20 log_has "$RUN/touch.log" "success (deviceOwnerAuthentication, sensor face)"
+check "the window closes itself on agent.ended" wait_for 20 no_window "$TITLE"
+
+# The three states are three different pictures.
+shots=$(for state in waiting fallback passcode; do md5sum <"$IMAGES/desktop-prompt-$state.png"; done | sort -u | wc -l)
+check "the waiting, fallback and passcode pictures differ" [ "$shots" -eq 3 ]
+
+kill -TERM "$PROMPT"
+wait "$PROMPT"
+status=$?
+check "SIGTERM stops the prompt program with status 0 (it said $(tail -n1 "$RUN/prompt.log"))" [ $status -eq 0 ]
+echo "--- localauthd-prompt said:"
+cat "$RUN/prompt.log"
+finish
