@@ -112,7 +112,7 @@ let package = Package(
       name: "localauthd-prompt",
       dependencies: [
         "DesktopPrompt", "CPromptWindow", "LocalAuthClientCore", "LocalAuthProtocol",
-        "LocalAuthConcurrency",
+        "LocalAuthConcurrency", "DesktopNotifications",
       ]),
     .executableTarget(
       name: "localauthd-bench",
