@@ -156,7 +156,7 @@ test-completion: build
 	Tests/completion/completion.sh $$($(SWIFT) build --show-bin-path)
 
 # make install into a staging root, then make uninstall (reuses the release build).
-test-install: release man
+test-install: release man prompt-release
 	Tests/install/make-install.sh
 
 # The .deb: built (reusing the release build), lintian-checked, installed with apt in the
@@ -244,6 +244,7 @@ install-localauthd-man: check-doc-packages
 
 include systemd/install.mk
 include mk/bench.mk
+include mk/prompt.mk
 include mk/pam.mk
 include mk/ssh.mk
 include mk/password-helper.mk

@@ -58,6 +58,12 @@ let package = Package(
     .target(name: "CLogindBus", dependencies: ["CSystemd", "CSystemBus"]),
     // Opening the system bus, or a test's bus at an address: the one way both bus clients do it.
     .target(name: "CSystemBus", dependencies: ["CSystemd"]),
+    // sd-bus calls to the desktop's notification server (org.freedesktop.Notifications), then the
+    // desktop prompt's notifications: the policy as values and the session-bus client. GTK-free.
+    .target(name: "CNotificationsBus", dependencies: ["CSystemd", "CSystemBus"]),
+    .target(
+      name: "DesktopNotifications",
+      dependencies: ["CNotificationsBus", "LocalAuthProtocol", "LocalAuthClientCore"]),
     .target(name: "LocalAuthCrypto", dependencies: ["CLibCrypto", "CCryptoShim"]),
     // What the broker keeps between runs, as values and a protocol (no I/O), then the SQLite store.
     .target(name: "RightsStorage", dependencies: ["LocalAuthCrypto"]),
@@ -106,7 +112,7 @@ let package = Package(
       name: "localauthd-prompt",
       dependencies: [
         "DesktopPrompt", "CPromptWindow", "LocalAuthClientCore", "LocalAuthProtocol",
-        "LocalAuthConcurrency",
+        "LocalAuthConcurrency", "DesktopNotifications",
       ]),
     .executableTarget(
       name: "localauthd-bench",
@@ -152,6 +158,10 @@ let package = Package(
     .testTarget(
       name: "SSHAgentTests", dependencies: ["SSHAgent", "LocalAuthCrypto", "LocalAuthProtocol"]),
     .testTarget(
+      name: "DesktopNotificationsTests",
+      dependencies: ["DesktopNotifications", "LocalAuthProtocol", "LocalAuthTestSupport"]
+    ),
+    .testTarget(
       name: "RightStoreTests",
       dependencies: [
         "RightStore", "RightsStorage", "LocalAuthCrypto", "rightstore-stress", "TPMKeys",
@@ -178,6 +188,7 @@ let package = Package(
         "LocalAuthServer", "LocalAuthClient", "LocalAuthClientCore", "LocalAuthCommandLine",
         "LocalAuthProtocol", "LocalAuthTestSupport", "LocalAuthCrypto", "ExternalDrivers",
         "Sensors", "CLocalAuthSystem", "localauthctl", "localauthd", "LocalAuthConcurrency",
+        "DesktopNotifications", "SSHAgent",
       ]),
     .testTarget(
       name: "DocumentationTests",

@@ -5,6 +5,8 @@
 #                   localauthctl ssh-agent + localauthd vs OpenSSH's ssh-agent with a file key)
 #                   and the TPM row (bench/tpm-bench.sh: that signature with the key in swtpm vs
 #                   tpm2_sign alone on the same swtpm vs the file-sealed key; skipped without swtpm)
+#                   and the desktop prompt row (bench/prompt-bench.sh: localauthd-prompt's time to
+#                   its first window under Xvfb and its idle RSS; skipped without the program or Xvfb)
 #   make bench-profile  instructions (1 and 256 clients), allocations and system calls per request
 #                   (bench/profile.sh; PROFILE_STEPS=kernel: the daemon's and the floor's system
 #                   calls, switches and wake-ups per request under perf's tracepoints)
@@ -47,6 +49,10 @@ bench: bench-build
 	@if command -v swtpm >/dev/null && command -v tpm2_sign >/dev/null; then \
 	  bench/tpm-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl; \
 	else echo "TPM row skipped: needs swtpm and tpm2-tools (make tpm-deps)"; fi
+	@swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd-prompt >/dev/null 2>&1 || true
+	@cc -O2 -Wall -o $(BENCH_SCRATCH)/gtk-floor bench/gtk-floor.c $$(pkg-config --cflags --libs gtk4 2>/dev/null) 2>/dev/null || true
+	bench/prompt-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl \
+		$(BENCH_SCRATCH)/release/localauthd-prompt 5 $(BENCH_SCRATCH)/gtk-floor
 
 # SwiftPM renames an executable's main, so fuzz/ hands control to LLVMFuzzerRunDriver itself;
 # gold cannot link the result, so lld is used.

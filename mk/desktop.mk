@@ -6,7 +6,7 @@
 #                       headless backend, read through the accessibility tree (Tests/desktop/wayland.sh).
 #                       No root needed.
 
-DESKTOP_PACKAGES := xvfb x11-utils xdotool imagemagick weston dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0 gir1.2-gtk-4.0
+DESKTOP_PACKAGES := xvfb x11-utils xdotool imagemagick weston dbus-daemon at-spi2-core python3-gi gir1.2-atspi-2.0 gir1.2-gtk-4.0 python3-dbus openssh-client
 
 .PHONY: desktop-deps test-desktop
 

@@ -54,6 +54,16 @@ LOCALAUTHD_INSTALLED_FILES = \
 	$(LOCALAUTHD_BASHCOMPLETIONDIR)/localauthctl \
 	$(LOCALAUTHD_ZSHCOMPLETIONDIR)/_localauthctl
 
+# The desktop prompt (the localauthd-prompt package, apart so servers never pull GTK): its binary,
+# its user unit and its manual page. `make install-prompt` / `make uninstall-prompt`.
+LOCALAUTHD_PROMPT_MAN_PAGES = localauthd-prompt.1
+LOCALAUTHD_PROMPT_INSTALLED_FILES = \
+	$(LOCALAUTHD_BINDIR)/localauthd-prompt \
+	$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service \
+	$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
+
+.PHONY: install-prompt uninstall-prompt install-localauthd-prompt-binary localauthd-prompt-man
+
 .PHONY: install uninstall localauthd-man install-localauthd-binaries install-localauthd-systemd install-localauthd-config \
 	install-localauthd-man install-localauthd-completion
 
@@ -120,3 +130,22 @@ uninstall:
 	  echo "uninstall: keeping $(DESTDIR)$(SYSCONFDIR)/localauthd/localauthd.conf (changed or absent)"; \
 	fi
 	rmdir $(DESTDIR)$(LOCALAUTHD_DOCDIR) 2>/dev/null || true
+
+# The desktop prompt, installed apart from the daemon (debian/rules puts it into its own package).
+install-prompt: install-localauthd-prompt-binary localauthd-prompt-man
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)
+	sed 's|^ExecStart=/usr/bin/localauthd-prompt|ExecStart=$(LOCALAUTHD_BINDIR)/localauthd-prompt|' \
+		$(LOCALAUTHD_SYSTEMD_SRC)/localauthd-prompt.service > $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service
+	chmod 0644 $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service
+	$(INSTALL) -D -m 0644 $(LOCALAUTHD_MAN_BUILD)/localauthd-prompt.1 $(DESTDIR)$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
+
+install-localauthd-prompt-binary:
+	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthd-prompt $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt
+	if [ "$(STRIP_BINARIES)" = yes ] && [ "$$(head -c 4 $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt | tail -c 3)" = ELF ]; then \
+	  $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt; \
+	fi
+
+localauthd-prompt-man: $(addprefix $(LOCALAUTHD_MAN_BUILD)/,$(LOCALAUTHD_PROMPT_MAN_PAGES))
+
+uninstall-prompt:
+	for file in $(LOCALAUTHD_PROMPT_INSTALLED_FILES); do rm -f "$(DESTDIR)$$file"; done

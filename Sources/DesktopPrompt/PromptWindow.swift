@@ -33,9 +33,12 @@ public struct PromptWindow: Sendable, Equatable {
   /// Whether the broker has offered the fallback (after a failed match).
   public var fallbackOffered: Bool
 
-  /// The window of a prompt. `appID` is shown when the prompt carries one other than the client's
-  /// name, as verified (`appIDBound`: bound to the client's executable) or as only declared.
+  /// The window of a prompt. Its app id (`appID`, else the prompt's `client.appID`) is shown when
+  /// it is other than the client's name, as verified (bound to the client's executable) or as only
+  /// declared.
   public init(prompt: LAAgentPrompt, appID: String? = nil, appIDBound: Bool = false) {
+    let (appID, appIDBound) =
+      appID.map { ($0, appIDBound) } ?? (prompt.appID, prompt.appIDBound)
     let client = PromptText.sanitize(prompt.clientName, limit: 64)
     let reason = PromptText.sanitize(prompt.localizedReason, limit: 512)
     let user = PromptText.sanitize(prompt.user, limit: 64)

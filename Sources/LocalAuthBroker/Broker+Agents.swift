@@ -101,8 +101,24 @@ extension Broker {
           ? options.localizedFallbackTitle
             ?? "Enter \(secret == "password" ? "Password" : "Passcode")"
           : nil,
-        secret: secret
+        secret: secret, appID: shownAppID(of: client),
+        sensorKind: evaluation.sensor.flatMap(sensors.driver(named:))?.kind.rawValue,
+        ssh: evaluation.ssh
       ).object)
+  }
+
+  /// A client's app id as a prompt shows it, bound when the configuration binds it to executables
+  /// and the client's executable is one of them (checked at hello, and again here: a reload may
+  /// have changed the bindings), else only declared. Nil when it says nothing new: the default
+  /// `uid-N` of a connection without session.hello, or an unbound id that is the client's name
+  /// (hello's default when no appID is given).
+  func shownAppID(of client: ClientSession) -> AgentAppID? {
+    let id = client.appID
+    let bound =
+      client.peer.executable.map { configuration.appIDBindings[id]?.contains($0) ?? false }
+      ?? false
+    guard id != "uid-\(client.peer.uid)", bound || id != client.name else { return nil }
+    return AgentAppID(id: id, bound: bound)
   }
 
   /// The longest login password an agent may send (localauthd-password-helper's PASSWORD_MAX).

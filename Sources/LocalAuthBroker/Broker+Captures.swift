@@ -54,6 +54,7 @@ extension Broker {
     let event = ArmedEvent(requestID: evaluation.requestID, sensor: sensor, attempt: attempt)
     notify(evaluation, ArmedNotification.self, event)
     monitor(evaluation, "armed", Self.body(event))
+    announceUnshownWait(evaluation, sensor: sensor)
   }
 
   /// The person's answer while the prompt waits for the fallback choice: through the prompt agent,

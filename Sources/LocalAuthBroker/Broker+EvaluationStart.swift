@@ -29,13 +29,14 @@ extension Broker {
   /// evaluation ends (with appCancel when its client went away first).
   func startEvaluation(
     client: ClientSession, policy: Policy, reason: String, contextID: String?, rpcID: RequestID?,
-    allowReuse: Bool = true, context: AuthContext? = nil,
+    allowReuse: Bool = true, context: AuthContext? = nil, ssh: AgentSSHSubject? = nil,
     then handler: @escaping (EvaluationOutcome) -> Void
   ) throws(RPCError) {
     let evaluation = try prepareEvaluation(
       client: client, policy: policy, reason: reason, owner: nil, system: nil,
       contextID: contextID, rpcID: rpcID, allowReuse: allowReuse, requestID: nil,
       context: context)
+    evaluation.ssh = ssh
     if let immediate = settledAtOnce(evaluation) {
       handler(immediate)
       return

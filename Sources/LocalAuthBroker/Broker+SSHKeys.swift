@@ -161,6 +161,8 @@ struct SSHSignRequest: Sendable {
   let hostKey: [UInt8]?
   /// What the prompt says, worded here from the data, never taken from the caller.
   let reason: String
+  /// What is signed, for the prompt agent (`ssh` in agent.prompt), from the same facts.
+  let subject: AgentSSHSubject
   /// The request's JSON-RPC id, which its evaluation carries (for `evaluation.cancel {id}`).
   var rpcID: RequestID? = nil
 
@@ -195,5 +197,25 @@ struct SSHSignRequest: Sendable {
     }
     self.hostKey = hostKey
     reason = SignReason.text(for: signed, hostKey: hostKey, names: names, keyName: name)
+    subject = Self.subject(of: signed, hostKey: hostKey, verifiedHost: names.verified, key: name)
+  }
+
+  /// What is signed: a login's host only as the daemon verified it (the system's known hosts, and
+  /// the fingerprint of the host key that signed the session), a file signature's namespace.
+  static func subject(of signed: SignedData, hostKey: [UInt8]?, verifiedHost: String?, key: String)
+    -> AgentSSHSubject
+  {
+    switch signed {
+    case .userAuthentication:
+      return AgentSSHSubject(
+        kind: .login, key: key, host: hostKey == nil ? nil : verifiedHost,
+        hostKey: hostKey.map(SSHPublicKey.fingerprint(ofBlob:)))
+    case .fileSignature(let namespace):
+      return AgentSSHSubject(kind: .file, key: key, namespace: namespace)
+    case .remoteSudo:
+      return AgentSSHSubject(kind: .remoteSudo, key: key)
+    case .malformedLogin, .other:
+      return AgentSSHSubject(kind: .data, key: key)
+    }
   }
 }

@@ -27,7 +27,8 @@ extension Broker {
     var atOnce = true
     do throws(RPCError) {
       let (outcome, endedAtOnce) = try await evaluate(
-        record, reason: request.reason, rpcID: request.rpcID, client: client)
+        record, reason: request.reason, subject: request.subject, rpcID: request.rpcID,
+        client: client)
       atOnce = endedAtOnce
       let evaluated = try outcome.get()
       entry.requestID = evaluated.requestID
@@ -108,7 +109,8 @@ extension Broker {
   /// Runs the evaluation a signature with `record` needs and returns its outcome, and whether it
   /// ended at once (answered while it was being started: refused or reused, never queued or shown).
   private func evaluate(
-    _ record: SSHKeyRecord, reason: String, rpcID: RequestID?, client: ClientSession
+    _ record: SSHKeyRecord, reason: String, subject: AgentSSHSubject, rpcID: RequestID?,
+    client: ClientSession
   ) async throws(RPCError) -> (EvaluationOutcome, atOnce: Bool) {
     guard let policy = SSHKeyPolicy(rawValue: record.policy)?.policy else {
       throw rights.lane.failure(
@@ -121,7 +123,7 @@ extension Broker {
       do throws(RPCError) {
         try startEvaluation(
           client: client, policy: policy, reason: reason, contextID: nil, rpcID: rpcID,
-          context: context
+          context: context, ssh: subject
         ) { outcome in continuation.resume(returning: (outcome, starting.isStarting)) }
       } catch {
         continuation.resume(returning: (.failure(error), true))

@@ -76,6 +76,7 @@ extension Broker {
       evaluation, AgentEndedNotification.self,
       AgentEndedEvent(requestID: evaluation.requestID, result: result.name, reason: result.reason))
     evaluation.agent = nil
+    endUnshownWait(evaluation)
     switch evaluation.delivery {
     case .handler:
       // Broker code (an SSH signature, a handoff's authorization) waits on its handler: it hears

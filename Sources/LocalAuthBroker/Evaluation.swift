@@ -43,6 +43,10 @@ final class Evaluation {
   var system: SystemRequest?
   /// The prompt agent showing this evaluation, if one was found when it started.
   var agent: PromptAgent?
+  /// The agent told that this evaluation waits on a sensor no agent shows (`agent.waiting`).
+  var waitTold: PromptAgent?
+  /// For an SSH signature: what is signed, as the daemon words it for the agent.
+  var ssh: AgentSSHSubject?
   /// The person's answers from the agent, waiting for the running capture.
   let answers = AgentAnswers()
   /// Whether the prompt now asks for the passcode (an agent may then answer with one).

@@ -118,14 +118,22 @@ public struct LAAgentPrompt: Sendable, Equatable {
   public var fallbackTitle: String?
   /// What the passcode stage asks for: the user's login password or localauthd's own passcode.
   public var secret: LAPasscodeSecret
+  /// The client's app id, nil when it declared none; untrusted text unless `appIDBound`.
+  public var appID: String?
+  /// Whether the daemon verified `appID` (bound to the client's executable by `[AppID.ID]`);
+  /// false: only the client's word, to be shown as declared.
+  public var appIDBound: Bool
 
   /// A prompt (for previews and tests; the daemon's come from `LAPromptAgent.register`).
   public init(
     requestID: String, clientName: String, clientPID: Int, clientUID: Int, user: String,
     policy: String, localizedReason: String, sensor: String?, cancelTitle: String,
-    fallbackTitle: String?, secret: LAPasscodeSecret = .passcode
+    fallbackTitle: String?, secret: LAPasscodeSecret = .passcode, appID: String? = nil,
+    appIDBound: Bool = false
   ) {
     self.secret = secret
+    self.appID = appID
+    self.appIDBound = appIDBound
     self.requestID = requestID
     self.clientName = clientName
     self.clientPID = clientPID
@@ -150,6 +158,8 @@ public struct LAAgentPrompt: Sendable, Equatable {
     cancelTitle = event.cancelTitle
     fallbackTitle = event.fallbackTitle
     secret = event.secret == "password" ? .password : .passcode
+    appID = event.appID?.id
+    appIDBound = event.appID?.bound ?? false
   }
 
 }

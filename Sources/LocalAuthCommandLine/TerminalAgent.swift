@@ -136,7 +136,7 @@ struct PromptSession {
         """
 
         Authentication requested by \(clean(prompt.clientName, 128)) (pid \(prompt.clientPID), uid \(prompt.clientUID))
-          User:   \(clean(prompt.user, 64))
+        \(Self.appIDLine(prompt))  User:   \(clean(prompt.user, 64))
           Reason: \(clean(prompt.localizedReason, 512))
           Sensor: \(clean(prompt.sensor ?? "none", 64))   [\(keys)]
 
@@ -177,6 +177,14 @@ struct PromptSession {
   /// Zeroes what was typed and empties it.
   mutating func wipeTyped() {
     SecretWipe.wipe(&typed)
+  }
+
+  /// The prompt's "App:" line (with its newline), or "" when the client declared no app id: a
+  /// bound app id is "verified", any other is the client's word, "declared, not verified".
+  static func appIDLine(_ prompt: LAAgentPrompt) -> String {
+    guard let appID = prompt.appID else { return "" }
+    let how = prompt.appIDBound ? "verified: bound to its executable" : "declared, not verified"
+    return "  App:    \(TerminalText.sanitize(appID, limit: 128)) (\(how))\n"
   }
 
   static func describe(

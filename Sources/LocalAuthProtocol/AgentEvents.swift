@@ -1,7 +1,8 @@
 // The params of the notifications a prompt agent gets (docs/protocol.md, "Prompt agents").
 
 /// `agent.prompt`: a prompt to show, from what the daemon verified (the client's pid and uid
-/// from the kernel) and what the app said (its name and reason, untrusted text).
+/// from the kernel, a bound app id, an SSH signature's subject) and what the app said (its name,
+/// its unbound app id and its reason: untrusted text).
 public struct AgentPromptEvent: NotificationPayload, Equatable {
   /// The evaluation: answer with it.
   public var requestID: String
@@ -25,11 +26,18 @@ public struct AgentPromptEvent: NotificationPayload, Equatable {
   public var fallbackTitle: String?
   /// What the passcode stage asks for: "password" or "passcode".
   public var secret: String
+  /// The client's app id and whether a binding verified it; nil when it declared none.
+  public var appID: AgentAppID?
+  /// The kind of the sensor prompted first ("faceID", "touchID", …), if any.
+  public var sensorKind: String?
+  /// For an SSH signature: what is signed, worded by the daemon.
+  public var ssh: AgentSSHSubject?
   /// A prompt.
   public init(
     requestID: String, clientName: String, clientPID: Int, clientUID: Int, user: String,
     policy: String, localizedReason: String, sensor: String?, cancelTitle: String,
-    fallbackTitle: String?, secret: String
+    fallbackTitle: String?, secret: String, appID: AgentAppID? = nil, sensorKind: String? = nil,
+    ssh: AgentSSHSubject? = nil
   ) {
     self.requestID = requestID
     self.clientName = clientName
@@ -42,18 +50,30 @@ public struct AgentPromptEvent: NotificationPayload, Equatable {
     self.cancelTitle = cancelTitle
     self.fallbackTitle = fallbackTitle
     self.secret = secret
+    self.appID = appID
+    self.sensorKind = sensorKind
+    self.ssh = ssh
   }
   /// The params.
   public var object: JSONObject {
-    [
-      "requestID": .string(requestID),
-      "client": ["name": .string(clientName), "pid": .int(clientPID), "uid": .int(clientUID)],
+    var client: JSONObject = [
+      "name": .string(clientName), "pid": .int(clientPID), "uid": .int(clientUID),
+    ]
+    if let appID {
+      client["appID"] = .string(appID.id)
+      client["appIDBound"] = .bool(appID.bound)
+    }
+    var object: JSONObject = [
+      "requestID": .string(requestID), "client": .object(client),
       "user": .string(user), "policy": .string(policy),
       "localizedReason": .string(localizedReason), "sensor": sensor.map(JSONValue.string) ?? .null,
       "cancelTitle": .string(cancelTitle),
       "fallbackTitle": fallbackTitle.map(JSONValue.string) ?? .null,
       "secret": .string(secret),
     ]
+    if let sensorKind { object["sensorKind"] = .string(sensorKind) }
+    if let ssh { object["ssh"] = ssh.json }
+    return object
   }
   /// Read; nil without a requestID.
   public init?(object: JSONObject) {
@@ -68,7 +88,11 @@ public struct AgentPromptEvent: NotificationPayload, Equatable {
       sensor: object["sensor"]?.stringValue,
       cancelTitle: object["cancelTitle"]?.stringValue ?? "Cancel",
       fallbackTitle: object["fallbackTitle"]?.stringValue,
-      secret: object["secret"]?.stringValue ?? "passcode")
+      secret: object["secret"]?.stringValue ?? "passcode",
+      appID: client["appID"]?.stringValue.map {
+        AgentAppID(id: $0, bound: client["appIDBound"]?.boolValue ?? false)
+      },
+      sensorKind: object["sensorKind"]?.stringValue, ssh: AgentSSHSubject(json: object["ssh"]))
   }
 }
 

@@ -31,6 +31,7 @@ public enum MethodRegistry {
     FallbackNotification.self, MonitorEventNotification.self,
     AgentPromptNotification.self, AgentFeedbackNotification.self,
     AgentPasscodeNotification.self, AgentEndedNotification.self,
+    AgentWaitingNotification.self, AgentWaitEndedNotification.self,
     RightStateChangedNotification.self, HandoffStateChangedNotification.self,
   ]
 

@@ -115,6 +115,10 @@ public enum Notification {
   public static let agentPasscode = AgentPasscodeNotification.method
   /// To an agent: the prompt ended, with its result.
   public static let agentEnded = AgentEndedNotification.method
+  /// To an agent: an evaluation of its user waits on a sensor and no agent shows it.
+  public static let agentWaiting = AgentWaitingNotification.method
+  /// To an agent: the wait it was told of ended.
+  public static let agentWaitEnded = AgentWaitEndedNotification.method
   /// `right.stateChanged {right, state}`.
   public static let rightStateChanged = RightStateChangedNotification.method
   /// `handoff.stateChanged {handoff, state}`.

@@ -1,4 +1,5 @@
 import CPromptWindow
+import DesktopNotifications
 import DesktopPrompt
 import Glibc
 import LocalAuthClientCore
@@ -36,7 +37,17 @@ let registered:
   (
     registration: LAAgentRegistration, events: AsyncStream<LAAgentEvent>, scope: PromptOptions.Scope
   )
+// Desktop notifications (docs/owners-and-agents.md, "Notifications"): every SSH signature that needs
+// presence and every wait no agent shows, each closed when its evaluation ends; none without a
+// session bus. Followed before registering, so that the first prompt is in it.
+let notices: Task<Void, Never>?
 do {
+  if let notifier = try? SessionNotifier() {
+    notices = PromptNotices(notifier: notifier).follow(try agent.notificationsAsSent())
+  } else {
+    Log.note("no session bus: no desktop notifications")
+    notices = nil
+  }
   registered = try await PromptRegistration.register(agent, scope: options.scope) { Log.note($0) }
 } catch let error as ConnectionError {
   Log.note("cannot connect to localauthd: \(error)")

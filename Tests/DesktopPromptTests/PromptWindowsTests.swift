@@ -80,6 +80,29 @@ import Testing
     #expect(window.heading.hasPrefix(shown))
   }
 
+  /// The app id the daemon puts in `agent.prompt` (`client.appID`, `appIDBound`) reaches the
+  /// window: verified when bound, declared otherwise, escaped, and not repeated when it is the name.
+  @Test func thePromptsAppIDIsShownAsTheDaemonKnowsIt() {
+    func requester(appID: String?, bound: Bool) -> String {
+      var prompt = Self.prompt()
+      prompt.appID = appID
+      prompt.appIDBound = bound
+      var windows = PromptWindows()
+      return Self.shown(&windows, prompt).requester
+    }
+    #expect(
+      requester(appID: "com.example.vault", bound: true)
+        == "pid 4711 · uid 1000 · app id com.example.vault (verified)")
+    #expect(
+      requester(appID: "com.example.vault", bound: false)
+        == "pid 4711 · uid 1000 · app id com.example.vault (declared, not verified)")
+    #expect(
+      requester(appID: "x\u{1B}[2J", bound: false)
+        == "pid 4711 · uid 1000 · app id x\\u{1B}[2J (declared, not verified)")
+    #expect(requester(appID: nil, bound: false) == "pid 4711 · uid 1000")
+    #expect(requester(appID: "vault-app", bound: false) == "pid 4711 · uid 1000")
+  }
+
   @Test func longTextIsCutInTheTitle() {
     var windows = PromptWindows()
     let window = Self.shown(&windows, Self.prompt(reason: String(repeating: "r", count: 600)))

@@ -101,3 +101,37 @@ import Testing
     #expect(!printed.withLock { $0 }.contains("12"), "typed digits are never echoed")
   }
 }
+
+/// The terminal agent's "App:" line (issue 34): a bound app id is said verified, any other only
+/// declared; none is printed when the client declared none.
+@Suite struct TerminalAgentAppIDTests {
+  func printed(appID: String?, bound: Bool) -> String {
+    let printed = Mutex<String>("")
+    let agent = LAPromptAgent(connection: LocalAuthConnection(socketPath: "/nonexistent"))
+    var session = PromptSession(agent: agent) { text in printed.withLock { $0 += text } }
+    session.handle(
+      .prompt(
+        LAAgentPrompt(
+          requestID: "R", clientName: "Vault", clientPID: 1, clientUID: 1000, user: "alice",
+          policy: "deviceOwnerAuthentication", localizedReason: "Unlock", sensor: "face",
+          cancelTitle: "Cancel", fallbackTitle: nil, appID: appID, appIDBound: bound)))
+    return printed.withLock { $0 }
+  }
+
+  @Test func aBoundAppIDIsSaidVerifiedAndAnotherDeclared() {
+    #expect(
+      printed(appID: "com.example.vault", bound: true).contains(
+        "\n  App:    com.example.vault (verified: bound to its executable)\n  User:   alice\n"))
+    #expect(
+      printed(appID: "com.example.vault", bound: false).contains(
+        "\n  App:    com.example.vault (declared, not verified)\n  User:   alice\n"))
+    #expect(!printed(appID: nil, bound: false).contains("App:"))
+    #expect(printed(appID: nil, bound: false).contains("(pid 1, uid 1000)\n  User:   alice\n"))
+  }
+
+  @Test func aHostileAppIDIsEscaped() {
+    let text = printed(appID: "x\u{1B}[2J\r\nUser:   root", bound: false)
+    #expect(text.contains("App:    x\\u{1B}[2J\\r\\nUser:   root (declared, not verified)"))
+    #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0 == "\r" })
+  }
+}

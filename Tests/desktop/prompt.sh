@@ -4,7 +4,10 @@
 # evaluating as the app. It checks, by window title (xdotool), that an evaluation shows a window
 # naming the app and the reason; that Escape ends it with userCancel; that two face misses bring the
 # fallback button, which with a typed passcode succeeds (after a wrong one, which the window says);
-# that a touch elsewhere closes the window; and that a second agent for the scope is refused. Each
+# that a touch elsewhere closes the window; that an SSH signature (ssh-keygen -Y sign through
+# localauthctl ssh-agent) shows its namespace in the window and a desktop notification, which a
+# fake notification server on a private session bus records (Notify, then CloseNotification when the
+# signature is made); and that a second agent for the scope is refused. Each
 # state is photographed (import), checked to be the window's size and not blank, and written to
 # docs/images/ (LOCALAUTHD_PROMPT_IMAGES overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
 # under Weston's headless backend; `make test-desktop` runs both.
@@ -14,7 +17,7 @@ set -uo pipefail
 . "$(dirname "$0")/../systemd/lib.sh"
 BINDIR=$(cd "${1:?usage: prompt.sh BINDIR}" && pwd)
 IMAGES=${LOCALAUTHD_PROMPT_IMAGES:-$REPO/docs/images}
-need_cmd Xvfb xdotool xwininfo import identify timeout
+need_cmd Xvfb xdotool xwininfo import identify timeout dbus-daemon ssh-keygen
 RUN=$(mktemp -d /tmp/localauthd-desktop.XXXXXX)
 PIDS=()
 cleanup() {
@@ -39,6 +42,32 @@ Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$RUN/display" 2>"$RUN/x
 PIDS+=($!)
 wait_for 20 test -s "$RUN/display" || die "Xvfb did not start: $(cat "$RUN/xvfb.log")"
 export DISPLAY=:$(head -n1 "$RUN/display")
+
+# A private session bus with a fake notification server that records every call in
+# $RUN/notifications.jsonl (Tests/notifications/fake-notification-server.py).
+cat >"$RUN/session-bus.conf" <<BUS
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$RUN/session-bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*"/>
+    <allow own="*"/>
+    <allow receive_sender="*"/>
+  </policy>
+</busconfig>
+BUS
+dbus-daemon --config-file="$RUN/session-bus.conf" --nofork >"$RUN/session-bus.log" 2>&1 &
+PIDS+=($!)
+wait_for 20 test -S "$RUN/session-bus" || die "the session bus did not start: $(cat "$RUN/session-bus.log")"
+export DBUS_SESSION_BUS_ADDRESS=unix:path=$RUN/session-bus
+/usr/bin/python3 "$REPO/Tests/notifications/fake-notification-server.py" "$DBUS_SESSION_BUS_ADDRESS" \
+    "$RUN/notifications.jsonl" >"$RUN/notification-server.log" 2>&1 &
+PIDS+=($!)
+wait_for 20 grep -q READY "$RUN/notification-server.log" ||
+    die "the fake notification server did not start: $(cat "$RUN/notification-server.log")"
 
 # The window of a title, as xdotool finds it (empty when there is none).
 window_titled() { xdotool search --onlyvisible --name "^$1\$" 2>/dev/null | head -n1; }
@@ -154,6 +183,33 @@ check "a third evaluation shows its window" wait_for 20 has_window "$TITLE"
 localauthctl sim face MATCH >/dev/null
 check "the face matches elsewhere: success" wait_for 20 log_has "$RUN/touch.log" "success (deviceOwnerAuthentication, sensor face)"
 check "the window closes itself on agent.ended" wait_for 20 no_window "$TITLE"
+
+# 4. An SSH signature (git's: ssh-keygen -Y sign through localauthctl ssh-agent) shows its
+# namespace in the window and a notification; both go when the face matches.
+localauthctl ssh-key create desktop >"$RUN/desktop.pub" || die "ssh-key create failed"
+mkdir -m 0700 "$RUN/agent"
+localauthctl ssh-agent --listen "$RUN/agent/agent.sock" >"$RUN/ssh-agent.log" 2>&1 &
+PIDS+=($!)
+wait_for 20 test -S "$RUN/agent/agent.sock" || die "the SSH agent did not start: $(cat "$RUN/ssh-agent.log")"
+echo "a release" >"$RUN/release.txt"
+SSH_AUTH_SOCK=$RUN/agent/agent.sock ssh-keygen -q -Y sign -n git -f "$RUN/desktop.pub" "$RUN/release.txt" \
+    >"$RUN/sign.log" 2>&1 &
+SIGN=$!
+PIDS+=($SIGN)
+# (xdotool's --name is a regular expression: the parentheses are escaped.)
+TITLE='localauthctl — git/ssh-keygen: sign a file \(namespace git\)'
+check "an SSH signature shows a window naming its namespace" wait_for 20 has_window "$TITLE"
+notified() { grep -q '"call": "Notify".*"summary": "git/ssh-keygen: sign a file (namespace git) — look at the camera"' "$RUN/notifications.jsonl" 2>/dev/null; }
+check "and a desktop notification (Notify: git/ssh-keygen: sign a file (namespace git) — look at the camera)" \
+    wait_for 20 notified
+localauthctl sim face MATCH >/dev/null
+wait "$SIGN"
+check "the face matches: ssh-keygen signed" test -s "$RUN/release.txt.sig"
+closed() { tail -n1 "$RUN/notifications.jsonl" | grep -q '"call": "CloseNotification", "id": 1}'; }
+check "the notification is closed once the signature is made (CloseNotification)" wait_for 20 closed
+check "the window closes too" wait_for 20 no_window "$TITLE"
+check "the notification came from app localauthd, critical" \
+    grep -q '"app": "localauthd".*"urgency": 2' "$RUN/notifications.jsonl"
 
 # The three states are three different pictures.
 shots=$(for state in waiting fallback passcode; do md5sum <"$IMAGES/desktop-prompt-$state.png"; done | sort -u | wc -l)

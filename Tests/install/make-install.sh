@@ -1,7 +1,9 @@
 #!/bin/bash
 # `make install` into a staging root and `make uninstall` from it: every file lands where the
 # manual pages and units say, binaries stripped, and uninstall removes every file again
-# (keeping a changed localauthd.conf). Uses the release build already made (`make release`).
+# (keeping a changed localauthd.conf). Then the same for the desktop prompt, apart
+# (`make install-prompt`, `make uninstall-prompt`). Uses the release builds already made
+# (`make release prompt-release`).
 #
 # Usage: make-install.sh
 set -uo pipefail
@@ -32,6 +34,19 @@ check "the stripped localauthd runs (--version)" "$STAGE/usr/libexec/localauthd"
 check "the stripped localauthctl runs (--help)" bash -c "'$STAGE/usr/bin/localauthctl' --help >/dev/null"
 check "the password unit runs the installed helper" \
     grep -qx 'ExecStart=/usr/libexec/localauthd-password-helper localauthd' "$STAGE/usr/lib/systemd/system/localauthd-password@.service"
+
+check "make install installs nothing of the desktop prompt" bash -c "! find '$STAGE' -name 'localauthd-prompt*' | grep -q ."
+
+check "make install-prompt DESTDIR=… PREFIX=/usr" bash -c "make -s install-prompt DESTDIR='$STAGE' PREFIX=/usr >'$STAGE.log' 2>&1 || { cat '$STAGE.log'; false; }"
+for file in usr/bin/localauthd-prompt usr/lib/systemd/user/localauthd-prompt.service \
+    usr/share/man/man1/localauthd-prompt.1; do
+    check "installed /$file" test -f "$STAGE/$file"
+done
+check "/usr/bin/localauthd-prompt is stripped" bash -c "! readelf -S '$STAGE/usr/bin/localauthd-prompt' | grep -Eq '\.symtab|\.debug_info'"
+check "the prompt's user unit runs the installed program" \
+    grep -qx 'ExecStart=/usr/bin/localauthd-prompt --scope user' "$STAGE/usr/lib/systemd/user/localauthd-prompt.service"
+check "make uninstall-prompt" make -s uninstall-prompt DESTDIR="$STAGE" PREFIX=/usr
+check "uninstall-prompt removed the prompt's files" bash -c "! find '$STAGE' -name 'localauthd-prompt*' | grep -q ."
 
 check "make uninstall (unchanged configuration)" make -s uninstall DESTDIR="$STAGE" PREFIX=/usr
 left=$(find "$STAGE" -type f -o -type l)

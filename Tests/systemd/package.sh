@@ -12,8 +12,11 @@
 # is refused with its own path and line (--check-config and reload); a reinstall keeps
 # serving; `apt remove` stops and
 # removes it and keeps state and configuration; `apt purge` removes the state.
+# The desktop prompt's package (localauthd-prompt, beside it) is checked on the host: its
+# program, user unit and manual page, enabled for every user, depending on GTK and on the daemon
+# of the same version, while the daemon's package depends on no toolkit.
 #
-# Usage: package.sh DEB   (the -dbgsym package is looked for beside it)
+# Usage: package.sh DEB   (the -dbgsym package and the prompt's packages are looked for beside it)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -66,6 +69,39 @@ check "the package ships the three manual pages and both completions" bash -c "
     cd '$RUN/contents' && test -f usr/share/man/man8/localauthd.8.gz -a -f usr/share/man/man1/localauthctl.1.gz \
       -a -f usr/share/man/man5/localauthd.conf.5.gz -a -f usr/share/bash-completion/completions/localauthctl \
       -a -f usr/share/zsh/vendor-completions/_localauthctl"
+
+# --- on the host: the desktop prompt's package, apart so that servers never pull GTK ---
+PROMPT_DEB=$(dirname "$DEB")/$(basename "$DEB" | sed 's/^localauthd_/localauthd-prompt_/')
+PROMPT_DBGSYM=$(dirname "$DEB")/$(basename "$DEB" | sed 's/^localauthd_/localauthd-prompt-dbgsym_/')
+check "the daemon's package depends on no toolkit (no GTK: servers install it)" \
+    bash -c "! grep -qi gtk <<<'$depends'"
+check "the daemon's package ships nothing of the desktop prompt" \
+    bash -c "! dpkg-deb -c '$DEB' | grep -q localauthd-prompt"
+if [ -f "$PROMPT_DEB" ]; then
+    dpkg-deb -x "$PROMPT_DEB" "$RUN/prompt-contents"
+    dpkg-deb -e "$PROMPT_DEB" "$RUN/prompt-control"
+    check "localauthd-prompt ships /usr/bin/localauthd-prompt, stripped" bash -c "
+        test -x '$RUN/prompt-contents/usr/bin/localauthd-prompt' &&
+        ! readelf -S '$RUN/prompt-contents/usr/bin/localauthd-prompt' | grep -Eq '\.symtab|\.debug_info'"
+    check "localauthd-prompt ships its user unit and its manual page" bash -c "
+        cd '$RUN/prompt-contents' && test -f usr/lib/systemd/user/localauthd-prompt.service \
+          -a -f usr/share/man/man1/localauthd-prompt.1.gz"
+    check "the user unit runs the packaged program with the graphical session" bash -c "
+        unit='$RUN/prompt-contents/usr/lib/systemd/user/localauthd-prompt.service'
+        grep -qx 'ExecStart=/usr/bin/localauthd-prompt --scope user' \$unit &&
+        grep -qx 'WantedBy=graphical-session.target' \$unit && grep -qx 'PartOf=graphical-session.target' \$unit"
+    check "its postinst enables the user unit for every user (deb-systemd-helper --user)" \
+        bash -c "grep -q 'deb-systemd-helper --user' '$RUN/prompt-control/postinst' && grep -q 'localauthd-prompt.service' '$RUN/prompt-control/postinst'"
+    prompt_depends=$(dpkg-deb -f "$PROMPT_DEB" Depends)
+    echo "     localauthd-prompt Depends: $prompt_depends"
+    check "localauthd-prompt depends on GTK 4 (libgtk-4-1)" grep -q '\blibgtk-4-1\b' <<<"$prompt_depends"
+    check "localauthd-prompt depends on the daemon of its own version" \
+        grep -q "localauthd (= $(dpkg-deb -f "$DEB" Version))" <<<"$prompt_depends"
+    check "the prompt's symbols are in localauthd-prompt-dbgsym" \
+        bash -c "[ -f '$PROMPT_DBGSYM' ] && dpkg-deb -c '$PROMPT_DBGSYM' | grep -q 'usr/lib/debug/.build-id/.*\.debug$'"
+else
+    fail "no localauthd-prompt package beside the package ($PROMPT_DEB)"
+fi
 
 # --- the container: a copy of the cached root, booted with systemd ---
 cp -a --reflink=auto "$ROOTFS" "$ROOT" || die "cannot copy $ROOTFS"

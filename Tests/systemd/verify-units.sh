@@ -1,7 +1,7 @@
 #!/bin/bash
 # Static checks of the files in systemd/, on the host (no daemon run):
-# install.mk stages everything with the right modes, `systemd-analyze verify`
-# accepts the units, `systemd-analyze security --offline=yes` scores the
+# install.mk stages everything with the right modes (the desktop prompt's user
+# unit too, with install-prompt), `systemd-analyze verify` accepts the units, `systemd-analyze security --offline=yes` scores the
 # service <= 2.0, the catalog compiles with all eight MESSAGE_IDs,
 # systemd-sysusers accepts the sysusers file (and makes the tss group), the unit
 # reaches /dev/tpmrm0 and no other device, and (when a daemon binary is
@@ -18,7 +18,7 @@ STAGE=$WORK/stage
 
 # install.mk with stand-in binaries.
 mkdir -p "$WORK/bin"
-for binary in localauthd localauthctl; do printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/$binary"; done
+for binary in localauthd localauthctl localauthd-prompt; do printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/$binary"; done
 chmod 0755 "$WORK/bin"/*
 printf 'include %s/install.mk\n' "$SRC" >"$WORK/Makefile"
 if make -s -C "$WORK" install DESTDIR="$STAGE" BINDIR_BUILD="$WORK/bin" >"$WORK/make.log" 2>&1; then
@@ -42,6 +42,38 @@ check "PREFIX=/usr/local moves the SSH agent's ExecStart= to /usr/local/bin/loca
     grep -qx 'ExecStart=/usr/local/bin/localauthctl ssh-agent' "$WORK/local/usr/local/lib/systemd/user/localauthd-ssh-agent.service"
 check "the SSH agent socket is 0600 in a 0700 directory of the user's runtime directory" \
     bash -c "grep -qx 'ListenStream=%t/localauthd/ssh-agent.sock' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'SocketMode=0600' '$SRC/localauthd-ssh-agent.socket' && grep -qx 'DirectoryMode=0700' '$SRC/localauthd-ssh-agent.socket'"
+
+# The desktop prompt (the localauthd-prompt package): install-prompt stages its binary, its user
+# unit and its manual page; the unit follows PREFIX, belongs to the graphical session (PartOf=,
+# WantedBy=graphical-session.target), restarts on failure, and a user manager accepts it.
+check "make install (the daemon's) installs nothing of the prompt" \
+    bash -c "! find '$STAGE' -name 'localauthd-prompt*' | grep -q ."
+if make -s -C "$WORK" install-prompt DESTDIR="$STAGE" BINDIR_BUILD="$WORK/bin" >"$WORK/make-prompt.log" 2>&1; then
+    pass "make install-prompt (systemd/install.mk) with DESTDIR"
+else
+    fail "make install-prompt failed: $(cat "$WORK/make-prompt.log")"
+fi
+for entry in 755:/usr/bin/localauthd-prompt 644:/usr/lib/systemd/user/localauthd-prompt.service \
+    644:/usr/share/man/man1/localauthd-prompt.1; do
+    check "installed ${entry#*:} mode ${entry%%:*}" expect_mode "${entry%%:*}" "${entry#*:}"
+done
+make -s -C "$WORK" install-prompt DESTDIR="$WORK/local" PREFIX=/usr/local BINDIR_BUILD="$WORK/bin" >/dev/null 2>&1
+check "PREFIX=/usr/local moves the prompt's ExecStart= to /usr/local/bin/localauthd-prompt" \
+    grep -qx 'ExecStart=/usr/local/bin/localauthd-prompt --scope user' "$WORK/local/usr/local/lib/systemd/user/localauthd-prompt.service"
+prompt_unit=$STAGE/usr/lib/systemd/user/localauthd-prompt.service
+for line in 'PartOf=graphical-session.target' 'After=graphical-session.target' \
+    'WantedBy=graphical-session.target' 'Restart=on-failure' 'ExecStart=/usr/bin/localauthd-prompt --scope user'; do
+    check "localauthd-prompt.service has $line" grep -qx "$line" "$prompt_unit"
+done
+mkdir -p "$WORK/user-units" "$WORK/user-runtime" && chmod 0700 "$WORK/user-runtime"
+sed "s|^ExecStart=[^ ]*|ExecStart=$WORK/bin/localauthd-prompt|" "$prompt_unit" >"$WORK/user-units/localauthd-prompt.service"
+prompt_verify=$(XDG_RUNTIME_DIR=$WORK/user-runtime systemd-analyze --user verify --man=no \
+    "$WORK/user-units/localauthd-prompt.service" 2>&1)
+check "systemd-analyze --user verify localauthd-prompt.service (no finding${prompt_verify:+: $prompt_verify})" \
+    test -z "$prompt_verify"
+check "make uninstall-prompt removes the prompt's three files" bash -c "
+    make -s -C '$WORK' uninstall-prompt DESTDIR='$STAGE' >/dev/null 2>&1 &&
+    ! test -e '$STAGE/usr/bin/localauthd-prompt' -o -e '$prompt_unit' -o -e '$STAGE/usr/share/man/man1/localauthd-prompt.1'"
 
 # systemd-analyze verify needs ExecStart= to exist: point it at the staged binary.
 mkdir -p "$WORK/units"
