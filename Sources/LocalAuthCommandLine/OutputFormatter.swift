@@ -144,7 +144,7 @@ public struct OutputFormatter: Sendable {
   /// `evaluate` success.
   public func success(_ success: EvaluationSuccess) -> String {
     if json {
-      var object = success.json.objectValue ?? [:]
+      var object = success.object
       object["event"] = "finished"
       object["success"] = true
       return encode(.object(object))

@@ -47,7 +47,7 @@ public struct TerminalAgent: Sendable {
     let events: AsyncStream<LAAgentEvent>
     do {
       (registration, events) = try await agent.register(scope: scope)
-    } catch let error as RPCError where error.data["reason"] == "agentExists" {
+    } catch let error as RPCError where AgentExistsRefusal(error) != nil {
       throw Self.agentExists(error)
     }
     let (inputs, sink) = AsyncStream<Input>.makeStream()

@@ -195,7 +195,10 @@ public struct EvaluationSuccess: Sendable, Equatable {
   }
 
   /// The result object.
-  public var json: JSONValue {
+  public var json: JSONValue { .object(object) }
+
+  /// The result's members.
+  public var object: JSONObject {
     [
       "requestID": .string(requestID), "policy": policy.json,
       "sensor": sensor.map(JSONValue.string) ?? .null,

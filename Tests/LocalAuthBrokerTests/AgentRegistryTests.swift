@@ -38,6 +38,8 @@ import Testing
     #expect(refused?.code == .alreadyInProgress)
     #expect(refused?.data["reason"] == "agentExists")
     #expect(refused?.data["pid"] == .int(10))
+    #expect(
+      refused.flatMap(AgentExistsRefusal.init) == AgentExistsRefusal(pid: 10, scopeKind: "user"))
     #expect(registry.agents.map(\.id) == [first.id])
     // Another user's agent for the same scope is theirs.
     _ = try registry.register(Self.client(uid: Self.bob, pid: 12), scope: .user, limit: 4, since: 3)
@@ -88,5 +90,18 @@ import Testing
     #expect(registry.agent(owner: Self.alice, requester: elsewhere) === user)
     // Only the owner's own agents show its prompts.
     #expect(registry.agent(owner: Self.bob, requester: inSession) == nil)
+  }
+
+  @Test func theRefusalNamesTheScopeTheServingAgentHolds() throws {
+    var registry = AgentRegistry()
+    _ = try registry.register(
+      Self.client(uid: Self.alice, pid: 20), scope: .process(30), limit: 4, since: 1)
+    let refused = Self.code { () throws(RPCError) in
+      _ = try registry.register(
+        Self.client(uid: Self.alice, pid: 21), scope: .process(30), limit: 4, since: 2)
+    }
+    #expect(
+      refused.flatMap(AgentExistsRefusal.init) == AgentExistsRefusal(pid: 20, scopeKind: "process"))
+    #expect(AgentExistsRefusal(RPCError(.alreadyInProgress)) == nil, "another refusal")
   }
 }
