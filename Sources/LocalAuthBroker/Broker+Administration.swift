@@ -225,7 +225,7 @@ extension Broker {
       }
       self.revalidateAllRights()
       self.announceEnvironmentChange()
-      respond.respond(.success(PasscodeSetResult(user: owner.name, uid: owner.uid).json))
+      respond.respond(.success(PasscodeSetResult(user: owner.name, uid: owner.uid)))
     }
   }
 

@@ -12,8 +12,8 @@ extension Broker {
     system: SystemRequest? = nil, contextID: String?, rpcID: RequestID?,
     makeResponder: () -> any Responder, allowReuse: Bool = true,
     requestID: String? = nil,
-    shape: @escaping (EvaluationOutcome) -> Result<JSONValue, RPCError> = { $0.answer }
-  ) throws(RPCError) -> Result<JSONValue, RPCError>? {
+    shape: @escaping (EvaluationOutcome) -> BrokerAnswer = { $0.answer }
+  ) throws(RPCError) -> BrokerAnswer? {
     let evaluation = try prepareEvaluation(
       client: client, policy: policy, reason: reason, owner: owner, system: system,
       contextID: contextID, rpcID: rpcID, allowReuse: allowReuse, requestID: requestID,

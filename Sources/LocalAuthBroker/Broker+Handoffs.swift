@@ -128,7 +128,7 @@ extension Broker {
       .success(
         HandoffAuthorizeResult(
           handoff: handoff.id, state: RightStateName.authorized, requestID: success.requestID
-        ).json))
+        )))
   }
 
   func redeemHandoff(_ params: HandoffRedeemRequest.Params, client: ClientSession)

@@ -107,12 +107,12 @@ extension Broker {
   /// Keeps `password` when the check found it right.
   private func keptPassword(
     _ password: [UInt8], uid: UInt32, _ check: PasswordCheck, sealer: BootSealer
-  ) -> Result<JSONValue, RPCError> {
+  ) -> BrokerAnswer {
     keptPasswords.endCheck(uid)
     switch check {
     case .wrong:
       services.log.notice("login password of uid \(uid) not kept: it is not the account's password")
-      return .success(KeptPasswordResult(kept: false).json)
+      return .success(KeptPasswordResult(kept: false))
     case .unavailable:
       services.log.notice(
         "login password of uid \(uid) not kept: the password helper could not be asked")
@@ -135,7 +135,7 @@ extension Broker {
       keptPasswords.keep(sealed, uid: uid, at: services.time.now())
       services.log.notice(
         "login password of uid \(uid) kept for this boot (sealed, in memory only)")
-      return .success(KeptPasswordResult(kept: true).json)
+      return .success(KeptPasswordResult(kept: true))
     }
   }
 

@@ -215,7 +215,7 @@ extension Broker {
   private func evaluate(
     _ params: EvaluatePolicyRequest.Params, client: ClientSession, rpcID: RequestID?,
     makeResponder: () -> any Responder
-  ) throws(RPCError) -> Result<JSONValue, RPCError>? {
+  ) throws(RPCError) -> BrokerAnswer? {
     let requestID = makeUUID()
     do {
       let requested = try params.policy()

@@ -149,7 +149,7 @@ extension Broker {
     let (change, step) = rights.beginAuthorization(right) { currentSet(of: client) }
     tell(change, to: client)
     guard case .evaluate(let previous) = try step.get() else {
-      return .success(RightAuthorizeResult(state: RightStateName.authorized).json)
+      return .success(RightAuthorizeResult(state: RightStateName.authorized))
     }
     let before = Set(client.evaluations.keys)
     let answer: MethodAnswer
@@ -172,13 +172,13 @@ extension Broker {
   /// Turns an authorization's outcome into the right's new state and the `right.authorize` answer.
   private func finishAuthorization(
     of right: AuthRight, client: ClientSession, _ outcome: EvaluationOutcome
-  ) -> Result<JSONValue, RPCError> {
+  ) -> BrokerAnswer {
     let (change, result) = rights.finishAuthorization(right, outcome) { currentSet(of: client) }
     tell(change, to: client)
     return result.map { success in
       RightAuthorizeResult(
         state: RightStateName.authorized, requestID: success.requestID, sensor: success.sensor
-      ).json
+      )
     }
   }
 

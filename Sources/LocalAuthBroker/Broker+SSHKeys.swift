@@ -21,22 +21,22 @@ extension Broker {
       .deferred(SSHKeyListRequest.self) { (broker, _, _, client, makeResponder) throws(RPCError) in
         let (uid, lane) = (client.peer.uid, broker.rights.lane)
         return try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
+          () async throws(RPCError) -> any MethodResult in
           let keys = try await lane.run { store in try store.sshKeys(uid: uid) }
           let outcomes = await broker.sshKeyOutcomes(uid: uid, names: keys.map(\.name))
           return SSHKeyListResult(
             keys: zip(keys, outcomes).map { key, outcome in
               broker.sshKeyEntry(key, lastOutcome: outcome)
             }
-          ).json
+          )
         }
       },
       .deferred(SSHKeyDeleteRequest.self) {
         (broker, params, _, client, makeResponder) throws(RPCError) in
         let (uid, name) = (client.peer.uid, try broker.sshKeyName(params))
         return try broker.answerAfterStore(client, makeResponder) {
-          () async throws(RPCError) -> JSONValue in
-          try await broker.deleteSSHKey(uid: uid, name: name).json
+          () async throws(RPCError) -> any MethodResult in
+          try await broker.deleteSSHKey(uid: uid, name: name)
         }
       },
       .deferred(SSHKeySignRequest.self) {
@@ -56,13 +56,14 @@ extension Broker {
       params.reuseSeconds(in: 0...Self.maxSSHKeyReuseSeconds) ?? 0, params.keepOnLock() ?? false
     )
     let (uid, limit, lane) = (client.peer.uid, configuration.store.maxSSHKeysPerUID, rights.lane)
-    return try answerAfterStore(client, makeResponder) { () async throws(RPCError) -> JSONValue in
+    return try answerAfterStore(client, makeResponder) {
+      () async throws(RPCError) -> any MethodResult in
       let record = try await lane.run { store in
         try store.createSSHKey(
           uid: uid, name: name, policy: policy.rawValue, reuseSeconds: reuse,
           keepOnLock: keepOnLock, maxKeysPerUID: limit)
       }
-      return self.sshKeyEntry(record).json
+      return self.sshKeyEntry(record)
     }
   }
 
@@ -78,9 +79,9 @@ extension Broker {
     _ = try rights.lane.checkedStore()
     let responder = makeResponder()
     Task {
-      let answer: Result<JSONValue, RPCError>
+      let answer: BrokerAnswer
       do throws(RPCError) {
-        answer = .success(try await self.sign(request, client: client).json)
+        answer = .success(try await self.sign(request, client: client))
       } catch {
         answer = .failure(error)
       }

@@ -13,14 +13,14 @@ extension Broker {
   /// the store is unavailable or the request is not admitted.
   func answerAfterStore(
     _ client: ClientSession, _ makeResponder: () -> any Responder,
-    _ work: @escaping @Sendable () async throws(RPCError) -> JSONValue
+    _ work: @escaping @Sendable () async throws(RPCError) -> any MethodResult
   ) throws(RPCError) -> MethodAnswer {
     _ = try rights.lane.checkedStore()
     try admitStoreRequest(of: client)
     let responder = makeResponder()
     let uid = client.peer.uid
     Task {
-      let answer: Result<JSONValue, RPCError>
+      let answer: BrokerAnswer
       do throws(RPCError) {
         answer = .success(try await work())
       } catch {

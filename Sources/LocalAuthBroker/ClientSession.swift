@@ -88,15 +88,19 @@ public protocol ClientChannel: AnyObject, Sendable {
 /// at most once (the broker guarantees it).
 public protocol Responder: Sendable {
   /// Delivers the response.
-  func respond(_ result: Result<JSONValue, RPCError>)
+  func respond(_ result: BrokerAnswer)
 }
+
+/// A method's answer as the broker gives it: the method's typed result, or its error. The server
+/// is the one place that encodes it (docs/hacking.md, "Typed answers").
+public typealias BrokerAnswer = Result<any MethodResult, RPCError>
 
 /// A responder for JSON-RPC notifications, whose outcomes nobody hears.
 public struct DiscardingResponder: Responder {
   /// A responder that drops the answer.
   public init() {}
   /// Drops the answer.
-  public func respond(_ result: Result<JSONValue, RPCError>) {}
+  public func respond(_ result: BrokerAnswer) {}
 }
 
 /// One connected client: its identity, declared name, contexts and queued work. Broker-isolated:

@@ -7,7 +7,7 @@ typealias EvaluationOutcome = Result<EvaluationSuccess, RPCError>
 
 extension Result where Success == EvaluationSuccess, Failure == RPCError {
   /// The `context.evaluatePolicy` answer: the one place an outcome becomes JSON.
-  var answer: Result<JSONValue, RPCError> { map(\.json) }
+  var answer: BrokerAnswer { map { $0 } }
 }
 
 /// Where an evaluation's outcome goes: to the client that asked (through its responder, shaped
@@ -15,7 +15,7 @@ extension Result where Success == EvaluationSuccess, Failure == RPCError {
 /// an SSH signature).
 enum OutcomeDelivery {
   /// Answered through a responder; `shape` turns the outcome into the method's answer.
-  case responder(any Responder, shape: (EvaluationOutcome) -> Result<JSONValue, RPCError>)
+  case responder(any Responder, shape: (EvaluationOutcome) -> BrokerAnswer)
   /// Handed to broker code.
   case handler((EvaluationOutcome) -> Void)
 

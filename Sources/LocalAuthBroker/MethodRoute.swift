@@ -1,7 +1,7 @@
 import LocalAuthProtocol
 
 /// A method's answer: a result now, or nil when it comes later through the responder.
-typealias MethodAnswer = Result<JSONValue, RPCError>?
+typealias MethodAnswer = BrokerAnswer?
 
 /// How the broker answers one method: the request type's params in, its answer out. Routes
 /// exist only for `RequestType`s, so a method without a type has no route; `Broker.routes` is
@@ -27,7 +27,7 @@ struct MethodRoute: Sendable {
   ) -> MethodRoute {
     MethodRoute(method: R.method) {
       (broker: isolated Broker, object, _, client, _) throws(RPCError) -> MethodAnswer in
-      .success(try handler(broker, R.Params(object: object), client).json)
+      .success(try handler(broker, R.Params(object: object), client))
     }
   }
 
@@ -58,8 +58,8 @@ extension MethodRoute {
   ) -> MethodRoute {
     .deferred(R.self) { (broker, params, _, client, makeResponder) throws(RPCError) in
       try broker.answerAfterStore(client, makeResponder) {
-        () async throws(RPCError) -> JSONValue in
-        try await work(broker, params, client).json
+        () async throws(RPCError) -> any MethodResult in
+        try await work(broker, params, client)
       }
     }
   }
@@ -109,7 +109,7 @@ extension Broker {
   /// through the responder `makeResponder` gives (evaluations). Call on the broker's executor.
   public func handle(
     _ request: RPCRequest, from client: ClientSession, makeResponder: () -> any Responder
-  ) -> Result<JSONValue, RPCError>? {
+  ) -> BrokerAnswer? {
     guard let route = Self.routes.route(request.method) else {
       return .failure(
         RPCError(
@@ -125,7 +125,7 @@ extension Broker {
 
   /// Handles one request with a ready-made responder (for callers off the broker's executor, such as tests).
   public func handle(_ request: RPCRequest, from client: ClientSession, responder: any Responder)
-    -> Result<JSONValue, RPCError>?
+    -> BrokerAnswer?
   {
     handle(request, from: client) { responder }
   }

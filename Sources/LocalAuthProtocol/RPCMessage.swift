@@ -253,13 +253,14 @@ public enum RPCEncoder {
     return writer.bytes
   }
 
-  /// Writes the response object of an answer, a result or an error (no newline): the one place
-  /// an answer becomes a response.
+  /// Writes the response object of an answer, a method's typed result or an error (no newline):
+  /// the one place an answer becomes a response (the server calls it; the broker hands out typed
+  /// values).
   public static func write(
-    answer: Result<JSONValue, RPCError>, id: RequestID, into writer: inout JSONWriter
+    answer: Result<any MethodResult, RPCError>, id: RequestID, into writer: inout JSONWriter
   ) {
     switch answer {
-    case .success(let value): write(result: value, id: id, into: &writer)
+    case .success(let value): write(result: value.json, id: id, into: &writer)
     case .failure(let error): write(error: error, id: id, into: &writer)
     }
   }

@@ -254,7 +254,7 @@ final class Connection: LoopHandler, ClientChannel, @unchecked Sendable {
   }
 
   /// Encodes a response line straight into the output buffer (no intermediate array).
-  func writeResponse(_ answer: Result<JSONValue, RPCError>, id: RequestID) {
+  func writeResponse(_ answer: BrokerAnswer, id: RequestID) {
     guard !closed else { return }
     borrowOutputBuffer()
     var writer = JSONWriter(appendingTo: [])

@@ -157,7 +157,7 @@ struct RequestDispatcher {
       if let kept = result.keptEncoding {
         connection.writeResponse(keptResult: kept, id: frame.id)
       } else {
-        connection.writeResponse(.success(result.json), id: id)
+        connection.writeResponse(.success(result), id: id)
       }
     case .failure(let error): connection.writeResponse(.failure(error), id: id)
     }
@@ -191,7 +191,7 @@ struct RequestDispatcher {
 
   /// Calls the broker; returns the answer now, or nil when it comes later (or never, for notifications).
   private func call(_ request: RPCRequest, on connection: Connection, slot: AnswerSlot)
-    -> Result<JSONValue, RPCError>?
+    -> BrokerAnswer?
   {
     // Nothing is hashed unless requests wait (evaluations).
     if let id = request.id, id != .null, connection.isAwaiting(id) {
@@ -212,7 +212,7 @@ struct RequestDispatcher {
 
 /// The broker's side of a call. A function, not a closure, so `onLoop` boxes no context for it.
 private func handleOnBroker(_ broker: isolated Broker, _ call: RequestDispatcher.BrokerCall)
-  -> Result<JSONValue, RPCError>?
+  -> BrokerAnswer?
 {
   let connection = call.connection
   let session = connection.session(in: broker)
@@ -235,7 +235,7 @@ private func canEvaluateOnBroker(
 /// Hands the request to the broker; a deferred answer goes to the call's slot.
 private func handOver(
   _ call: RequestDispatcher.BrokerCall, from session: ClientSession, to broker: isolated Broker
-) -> Result<JSONValue, RPCError>? {
+) -> BrokerAnswer? {
   let connection = call.connection
   return broker.handle(call.request, from: session) {
     guard let id = call.request.id else { return DiscardingResponder() }
@@ -248,7 +248,7 @@ extension RequestDispatcher.BrokerCall {
   /// Holds the request until `account` is in the cache, then hands it to the broker; its answer
   /// goes where a deferred one would. Nil, or the limit's error when too many lookups wait.
   fileprivate func wait(for account: AccountReference, _ resolver: AccountResolver, broker: Broker)
-    -> Result<JSONValue, RPCError>?
+    -> BrokerAnswer?
   {
     let id = request.id
     if let id, id != .null { connection.awaits(id) }
@@ -266,7 +266,7 @@ extension RequestDispatcher.BrokerCall {
 }
 
 /// A batch element's response object (no newline).
-private func encodeObject(_ answer: Result<JSONValue, RPCError>, id: RequestID) -> [UInt8] {
+private func encodeObject(_ answer: BrokerAnswer, id: RequestID) -> [UInt8] {
   var writer = JSONWriter()
   RPCEncoder.write(answer: answer, id: id, into: &writer)
   return writer.bytes
@@ -277,7 +277,7 @@ private struct SingleResponder: Responder {
   let connection: Connection
   let id: RequestID
 
-  func respond(_ result: Result<JSONValue, RPCError>) {
+  func respond(_ result: BrokerAnswer) {
     connection.answered(id)
     connection.writeResponse(result, id: id)
   }
@@ -344,7 +344,7 @@ private struct BatchResponder: Responder {
   let slot: Int
   let id: RequestID
 
-  func respond(_ result: Result<JSONValue, RPCError>) {
+  func respond(_ result: BrokerAnswer) {
     batch.connection.answered(id)
     batch.fill(slot, encodeObject(result, id: id))
   }

@@ -103,5 +103,8 @@ public final class RecordingClient: ClientChannel, Sendable {
 private struct TaggedResponder: Responder {
   let client: RecordingClient
   let tag: Int
-  func respond(_ result: Result<JSONValue, RPCError>) { client.append(.response(tag: tag, result)) }
+  /// Records the answer as the server would encode it (its result's JSON).
+  func respond(_ result: BrokerAnswer) {
+    client.append(.response(tag: tag, result.map(\.json)))
+  }
 }

@@ -94,7 +94,7 @@ struct TestClient: Sendable {
       // load the disk, one took over 10 s (SSHKeyTests' first signature, in 2 of 3 clean runs).
       return await recorder.waitForResponse(tag: tag, seconds: 60)
     }
-    return immediate
+    return immediate?.map(\.json)
   }
 
   /// Starts an evaluation and returns its tag (the answer is deferred, or immediate in `immediate`).

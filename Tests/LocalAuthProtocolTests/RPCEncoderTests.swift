@@ -130,8 +130,11 @@ struct RPCEncoderTests {
   @Test("an answer is written as its result or its error line, the same bytes", arguments: ids)
   func answer(_ id: RequestID) {
     let error = RPCError(.userCancel, "Canceled by user.", data: ["requestID": "r-1"])
-    let answers: [(Result<JSONValue, RPCError>, [UInt8])] = [
-      (.success(["a": 1]), RPCEncoder.result(id: id, ["a": 1])),
+    let success = EvaluationSuccess(
+      requestID: "r-1", policy: .deviceOwnerAuthentication, sensor: "face", reused: false)
+    let answers: [(Result<any MethodResult, RPCError>, [UInt8])] = [
+      (.success(JSONValue.object(["a": 1])), RPCEncoder.result(id: id, ["a": 1])),
+      (.success(success), RPCEncoder.result(id: id, success.json)),
       (.failure(error), RPCEncoder.error(id: id, error)),
     ]
     for (answer, line) in answers {
