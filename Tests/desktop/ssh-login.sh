@@ -4,7 +4,8 @@
 # agent and a fake notification server (Tests/notifications/fake-notification-server.py) on a
 # private session bus. It checks that the window (its title by xdotool, its texts through the
 # accessibility tree, Tests/desktop/a11y.py) names the host as the system's known hosts name its
-# host key (the daemon's SSHKnownHostsFile, root's file) with the host key's fingerprint; that the
+# host key (the daemon's SSHKnownHostsFile, root's file) with the host key's fingerprint, and the
+# login key; that the
 # notification says "ssh: sign in to HOST — look at the camera" (the demo's sensor is a face) and
 # names the login key and the host key; that once the face matches, ssh logs in and the window and
 # the notification close. Hostile: a name the user's own known_hosts gives the host key (ssh -o
@@ -181,6 +182,7 @@ check "verified: the login shows a window" wait_for 30 has_ssh_window
 check "verified: its title names the host (localauthctl — ssh: sign in to $VERIFIED …)" \
     title_begins "localauthctl — ssh: sign in to $VERIFIED"
 check "verified: its text names the host, the host key and the user ($REASON)" window_says "$REASON"
+check "verified: its text names the login key (SSH key: login)" window_says "SSH key: login"
 check "verified: a notification" wait_for 20 notified
 check "verified: the notification says 'ssh: sign in to $VERIFIED — look at the camera'" \
     test "$(notice summary)" = "ssh: sign in to $VERIFIED — look at the camera"
