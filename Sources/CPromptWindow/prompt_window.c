@@ -13,6 +13,7 @@ struct prompt_window {
         GtkWidget *heading;
         GtkWidget *requester;
         GtkWidget *reason;
+        GtkWidget *signing_key;
         GtkWidget *status;
         GtkWidget *secret;
         GtkWidget *cancel;
@@ -95,6 +96,8 @@ prompt_window *prompt_window_new(unsigned long id, prompt_window_handler handler
         window->heading = new_label("title-3");
         window->requester = new_label("dim-label");
         window->reason = new_label(NULL);
+        window->signing_key = new_label("dim-label");
+        gtk_widget_set_visible(window->signing_key, FALSE);
         window->status = new_label(NULL);
         window->secret = gtk_password_entry_new();
         gtk_password_entry_set_show_peek_icon(GTK_PASSWORD_ENTRY(window->secret), FALSE);
@@ -102,6 +105,7 @@ prompt_window *prompt_window_new(unsigned long id, prompt_window_handler handler
         gtk_box_append(GTK_BOX(box), window->heading);
         gtk_box_append(GTK_BOX(box), window->requester);
         gtk_box_append(GTK_BOX(box), window->reason);
+        gtk_box_append(GTK_BOX(box), window->signing_key);
         gtk_box_append(GTK_BOX(box), window->status);
         gtk_box_append(GTK_BOX(box), window->secret);
 
@@ -134,12 +138,14 @@ prompt_window *prompt_window_new(unsigned long id, prompt_window_handler handler
 }
 
 void prompt_window_set_texts(prompt_window *window, const char *title, const char *heading, const char *requester,
-                             const char *reason, const char *status) {
+                             const char *reason, const char *signing_key, const char *status) {
         /* Plain text only (never markup): the texts are a client's, already sanitized. */
         gtk_window_set_title(GTK_WINDOW(window->window), title);
         gtk_label_set_text(GTK_LABEL(window->heading), heading);
         gtk_label_set_text(GTK_LABEL(window->requester), requester);
         gtk_label_set_text(GTK_LABEL(window->reason), reason);
+        gtk_label_set_text(GTK_LABEL(window->signing_key), signing_key ? signing_key : "");
+        gtk_widget_set_visible(window->signing_key, signing_key != NULL);
         gtk_label_set_text(GTK_LABEL(window->status), status);
 }
 

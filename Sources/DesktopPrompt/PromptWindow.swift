@@ -16,6 +16,9 @@ public struct PromptWindow: Sendable, Equatable {
   public var requester: String
   /// The app's reason, in full (the daemon's own words for SSH and git prompts).
   public var reason: String
+  /// For an SSH signature, the key that signs, as the daemon names it ("SSH key: login"); nil for
+  /// any other prompt.
+  public var signingKey: String?
   /// The sensor's live state or the evaluation's last word ("Not recognized (attempt 1).").
   public var status: String
   /// The Cancel button's title (`localizedCancelTitle`).
@@ -52,6 +55,7 @@ public struct PromptWindow: Sendable, Equatable {
     }
     requester = facts
     self.reason = reason
+    signingKey = prompt.ssh.map { "SSH key: \(PromptText.sanitize($0.key, limit: 64))" }
     status = Self.waiting(on: prompt.sensor)
     cancelTitle = PromptText.sanitize(prompt.cancelTitle, limit: 40)
     fallbackTitle = prompt.fallbackTitle.map { PromptText.sanitize($0, limit: 40) }

@@ -123,14 +123,18 @@ public struct LAAgentPrompt: Sendable, Equatable {
   /// Whether the daemon verified `appID` (bound to the client's executable by `[AppID.ID]`);
   /// false: only the client's word, to be shown as declared.
   public var appIDBound: Bool
+  /// For an SSH signature, what is signed, with which key and for which host, as the daemon
+  /// worded it from the signed data and the host it verified (agent.prompt's `ssh`); nil otherwise.
+  public var ssh: AgentSSHSubject?
 
   /// A prompt (for previews and tests; the daemon's come from `LAPromptAgent.register`).
   public init(
     requestID: String, clientName: String, clientPID: Int, clientUID: Int, user: String,
     policy: String, localizedReason: String, sensor: String?, cancelTitle: String,
     fallbackTitle: String?, secret: LAPasscodeSecret = .passcode, appID: String? = nil,
-    appIDBound: Bool = false
+    appIDBound: Bool = false, ssh: AgentSSHSubject? = nil
   ) {
+    self.ssh = ssh
     self.secret = secret
     self.appID = appID
     self.appIDBound = appIDBound
@@ -160,6 +164,7 @@ public struct LAAgentPrompt: Sendable, Equatable {
     secret = event.secret == "password" ? .password : .passcode
     appID = event.appID?.id
     appIDBound = event.appID?.bound ?? false
+    ssh = event.ssh
   }
 
 }

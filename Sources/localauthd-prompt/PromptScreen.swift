@@ -101,7 +101,8 @@ final class PromptScreen: Sendable {
 
   private func fill(_ window: OpaquePointer, with prompt: PromptWindow) {
     prompt_window_set_texts(
-      window, prompt.title, prompt.heading, prompt.requester, prompt.reason, prompt.status)
+      window, prompt.title, prompt.heading, prompt.requester, prompt.reason, prompt.signingKey,
+      prompt.status)
     prompt_window_set_buttons(
       window, prompt.cancelTitle, prompt.showsFallback ? prompt.fallbackTitle : nil)
     prompt_window_set_secret(window, prompt.asksSecret ? prompt.secret.title : nil)

@@ -1,5 +1,6 @@
 import DesktopPrompt
 import LocalAuthClientCore
+import LocalAuthProtocol
 import Testing
 
 /// The desktop prompt's windows as values: what each agent event shows, which buttons and fields
@@ -42,6 +43,18 @@ import Testing
     #expect(window.status == "Waiting for the face sensor…")
     #expect(window.cancelTitle == "Cancel")
     #expect(!window.showsFallback && !window.asksSecret)
+  }
+
+  @Test func anSSHSignatureShowsTheKeyThatSigns() {
+    var ssh = Self.prompt(
+      client: "localauthctl", reason: "ssh: sign in to build.internal (SHA256:x) as bob")
+    ssh.ssh = AgentSSHSubject(
+      kind: .login, key: "login\u{1B}[2J", host: "build.internal", hostKey: "SHA256:x")
+    var windows = PromptWindows()
+    let window = Self.shown(&windows, ssh)
+    #expect(window.reason == "ssh: sign in to build.internal (SHA256:x) as bob")
+    #expect(window.signingKey == "SSH key: login\\u{1B}[2J")
+    #expect(Self.shown(&windows, Self.prompt()).signingKey == nil)
   }
 
   @Test(arguments: [

@@ -24,9 +24,10 @@ int prompt_display_open(void);
 
 /* A new window, not yet shown, reporting the person's actions to handler(context, id, action). */
 prompt_window *prompt_window_new(unsigned long id, prompt_window_handler handler, void *context);
-/* The texts: the title bar, the heading (who asks), the requester's facts, the reason, the status. */
+/* The texts: the title bar, the heading (who asks), the requester's facts, the reason, the SSH key that
+ * signs (NULL: the line is hidden), the status. */
 void prompt_window_set_texts(prompt_window *window, const char *title, const char *heading, const char *requester,
-                             const char *reason, const char *status);
+                             const char *reason, const char *signing_key, const char *status);
 /* The buttons: Cancel's title, and the fallback button's (NULL: hidden). */
 void prompt_window_set_buttons(prompt_window *window, const char *cancel_title, const char *fallback_title);
 /* The secret field (echo off) with its placeholder ("Passcode"), or NULL to hide it. */
