@@ -12,6 +12,8 @@
 # label presented at start, the floor under the program's figures.
 # Skipped, saying why, when the program, Xvfb or xdotool is missing. Prints the rows and compares
 # them with the targets; asserts nothing (speed is measured, not tested).
+# With PROMPT_BENCH_SMAPS=DIR, the program's /proc/PID/smaps at both idle moments are kept in DIR
+# (registered.smaps, after-prompt.smaps), to see where the memory is (heap, libraries, fonts).
 # Usage: prompt-bench.sh LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_PROMPT [RUNS [GTK_FLOOR]]
 set -uo pipefail
 daemon=$1 ctl=$2 prompt=$3 runs=${4:-5} floor=${5:-}
@@ -102,6 +104,11 @@ stop_prompt() {
   wait "$evaluation_pid" 2>/dev/null
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$prompt_pid/status"; }
+# Keeps the program's smaps as $1 in PROMPT_BENCH_SMAPS, when it is set.
+keep_smaps() {
+  [ -n "${PROMPT_BENCH_SMAPS:-}" ] || return 0
+  mkdir -p "$PROMPT_BENCH_SMAPS" && cat "/proc/$prompt_pid/smaps" >"$PROMPT_BENCH_SMAPS/$1.smaps"
+}
 
 totals=() registrations=() windows=()
 for run in $(seq "$runs"); do
@@ -123,6 +130,7 @@ start_prompt
 wait_registered >/dev/null || die "localauthd-prompt did not register"
 sleep 2
 idle_before=$(rss_kb)
+keep_smaps registered
 "$ctl" evaluate deviceOwnerAuthenticationWithBiometrics --reason "Bench idle" >>"$dir/evaluate.log" 2>&1 &
 evaluation_pid=$!
 wait_window >/dev/null || die "no window of localauthd-prompt was mapped"
@@ -131,6 +139,7 @@ wait "$evaluation_pid" 2>/dev/null
 wait_window gone >/dev/null || die "the window stayed after the evaluation ended"
 sleep 2
 idle_after=$(rss_kb)
+keep_smaps after-prompt
 stop_prompt
 
 # GTK 4 alone: start to its window, and its RSS 2 s later.
