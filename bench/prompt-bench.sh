@@ -7,11 +7,17 @@
 #     clock stops when the program's window is mapped (xdotool search --onlyvisible --pid, polled);
 #     the row is the median, with its two parts (start to registered, evaluation to window);
 #   - idle RSS (/proc/PID/status VmRSS): 2 s after registering with no prompt yet, and 2 s after a
-#     prompt ended (the face matched and the window went away); the row is the larger.
+#     prompt ended (the face matched and the window went away); the row is the larger. Beside it,
+#     its anonymous part (Anonymous: in /proc/PID/smaps_rollup: heap, stacks, relocated data); the
+#     rest is mapped files, the code of the program and its libraries and the fonts, as far as read.
+# The program measured should be the one debian/rules ships (make prompt-release: built with
+# --static-swift-stdlib), as make bench-prompt builds it.
 # With GTK_FLOOR (bench/gtk-floor.c built), the same two figures for GTK 4 alone: a window with a
 # label presented at start, the floor under the program's figures.
 # Skipped, saying why, when the program, Xvfb or xdotool is missing. Prints the rows and compares
 # them with the targets; asserts nothing (speed is measured, not tested).
+# With PROMPT_BENCH_SMAPS=DIR, the program's /proc/PID/smaps at both idle moments are kept in DIR
+# (registered.smaps, after-prompt.smaps), to see where the memory is (heap, libraries, fonts).
 # Usage: prompt-bench.sh LOCALAUTHD LOCALAUTHCTL LOCALAUTHD_PROMPT [RUNS [GTK_FLOOR]]
 set -uo pipefail
 daemon=$1 ctl=$2 prompt=$3 runs=${4:-5} floor=${5:-}
@@ -102,6 +108,12 @@ stop_prompt() {
   wait "$evaluation_pid" 2>/dev/null
 }
 rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$prompt_pid/status"; }
+anonymous_kb() { awk '/^Anonymous:/ { print $2 }' "/proc/$prompt_pid/smaps_rollup"; }
+# Keeps the program's smaps as $1 in PROMPT_BENCH_SMAPS, when it is set.
+keep_smaps() {
+  [ -n "${PROMPT_BENCH_SMAPS:-}" ] || return 0
+  mkdir -p "$PROMPT_BENCH_SMAPS" && cat "/proc/$prompt_pid/smaps" >"$PROMPT_BENCH_SMAPS/$1.smaps"
+}
 
 totals=() registrations=() windows=()
 for run in $(seq "$runs"); do
@@ -122,7 +134,8 @@ done
 start_prompt
 wait_registered >/dev/null || die "localauthd-prompt did not register"
 sleep 2
-idle_before=$(rss_kb)
+idle_before=$(rss_kb) anonymous_before=$(anonymous_kb)
+keep_smaps registered
 "$ctl" evaluate deviceOwnerAuthenticationWithBiometrics --reason "Bench idle" >>"$dir/evaluate.log" 2>&1 &
 evaluation_pid=$!
 wait_window >/dev/null || die "no window of localauthd-prompt was mapped"
@@ -130,7 +143,8 @@ wait_window >/dev/null || die "no window of localauthd-prompt was mapped"
 wait "$evaluation_pid" 2>/dev/null
 wait_window gone >/dev/null || die "the window stayed after the evaluation ended"
 sleep 2
-idle_after=$(rss_kb)
+idle_after=$(rss_kb) anonymous_after=$(anonymous_kb)
+keep_smaps after-prompt
 stop_prompt
 
 # GTK 4 alone: start to its window, and its RSS 2 s later.
@@ -150,12 +164,13 @@ if [ -n "$floor" ] && [ -x "$floor" ]; then
 fi
 
 python3 - "$runs" "${totals[*]}" "${registrations[*]}" "${windows[*]}" "$idle_before" "$idle_after" \
-  "${floor_totals[*]}" "$floor_rss" <<'REPORT'
+  "${floor_totals[*]}" "$floor_rss" "$anonymous_before" "$anonymous_after" <<'REPORT'
 import statistics, sys
 runs = sys.argv[1]
 totals, registrations, windows = ([int(x) for x in arg.split()] for arg in sys.argv[2:5])
 before, after = int(sys.argv[5]), int(sys.argv[6])
 floor_totals, floor_rss = [int(x) for x in sys.argv[7].split()], int(sys.argv[8])
+anonymous_before, anonymous_after = int(sys.argv[9]), int(sys.argv[10])
 ms = lambda us: f"{us / 1000:.0f} ms"
 total = statistics.median(totals)
 print(f"\nDesktop prompt (localauthd-prompt under Xvfb, {runs} runs; median, then each run):")
@@ -164,9 +179,13 @@ print(f"  start to first window           {ms(total):>8}  ({', '.join(ms(t) for 
 print(f"    of which start to registered  {ms(statistics.median(registrations)):>8}")
 print(f"    of which evaluation to window {ms(statistics.median(windows)):>8}")
 idle = max(before, after)
+verdict = "yes" if idle < 30 * 1024 else f"NO, {(idle - 30 * 1024) / 1024:.1f} MB over"
 print(f"  idle RSS                        {idle / 1024:>5.1f} MB  (registered: {before / 1024:.1f} MB,"
-      f" after a prompt: {after / 1024:.1f} MB)  target < 30 MB: {'yes' if idle < 30 * 1024 else 'NO'}")
+      f" after a prompt: {after / 1024:.1f} MB)  target < 30 MB: {verdict}")
+print(f"    of which anonymous (heap, stacks) {anonymous_after / 1024:.1f} MB after a prompt,"
+      f" {anonymous_before / 1024:.1f} MB registered; the rest is mapped code and fonts, as far as read")
 if floor_totals:
     print(f"  GTK 4 alone (bench/gtk-floor.c): start to window {ms(statistics.median(floor_totals))}"
-          f" ({', '.join(ms(t) for t in floor_totals)}), RSS {floor_rss / 1024:.1f} MB")
+          f" ({', '.join(ms(t) for t in floor_totals)}), RSS {floor_rss / 1024:.1f} MB;"
+          f" the program holds {(idle - floor_rss) / 1024:.1f} MB above it")
 REPORT

@@ -93,6 +93,8 @@ final class PromptScreen: Sendable {
       guard let drawn = state.value.windows.removeValue(forKey: requestID) else { return }
       state.value.requestIDs[drawn.id] = nil
       prompt_window_close(drawn.window)
+      // Idle again: what the windows needed goes back to the system (docs/performance.md).
+      if state.value.windows.isEmpty { prompt_memory_release_soon() }
       Log.note(
         "prompt \(PromptText.sanitize(requestID, limit: 64)) ended: \(PromptText.sanitize(result, limit: 64))"
       )

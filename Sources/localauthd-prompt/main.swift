@@ -10,6 +10,8 @@ import LocalAuthProtocol
 // Exit status: 0 stopped by a signal, 1 refused (another agent serves the scope) or the daemon went
 // away, 2 usage, 3 cannot connect, 4 no display.
 
+// Few threads, mostly idle: two malloc arenas are enough (set before any thread starts).
+prompt_memory_limit_arenas()
 let options: PromptOptions
 do {
   options = try PromptOptions(arguments: Array(CommandLine.arguments.dropFirst()))
