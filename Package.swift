@@ -10,6 +10,7 @@ let package = Package(
     .executable(name: "localauthctl", targets: ["localauthctl"]),
     .executable(name: "localauthd-bench", targets: ["localauthd-bench"]),
     .executable(name: "localauthd-prompt", targets: ["localauthd-prompt"]),
+    .executable(name: "localauthd-prompt-window", targets: ["localauthd-prompt-window"]),
     .library(name: "LocalAuthClient", targets: ["LocalAuthClient"]),
     .library(name: "LocalAuthentication", targets: ["LocalAuthentication"]),
     .library(name: "LocalAuthProtocol", targets: ["LocalAuthProtocol"]),
@@ -111,9 +112,11 @@ let package = Package(
     .executableTarget(
       name: "localauthd-prompt",
       dependencies: [
-        "DesktopPrompt", "CPromptWindow", "LocalAuthClientCore", "LocalAuthProtocol",
-        "LocalAuthConcurrency", "DesktopNotifications",
+        "DesktopPrompt", "LocalAuthClientCore", "LocalAuthProtocol", "DesktopNotifications",
       ]),
+    // The desktop prompt's windows, in C over GTK 4: started by localauthd-prompt while a prompt
+    // shows, so that the idle agent links no toolkit.
+    .executableTarget(name: "localauthd-prompt-window", dependencies: ["CPromptWindow"]),
     .executableTarget(
       name: "localauthd-bench",
       dependencies: ["LocalAuthProtocol", "CLocalAuthSystem", "SystemFacts"]),

@@ -50,6 +50,7 @@ bench: bench-build
 	  bench/tpm-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl; \
 	else echo "TPM row skipped: needs swtpm and tpm2-tools (make tpm-deps)"; fi
 	@swift build -c release --static-swift-stdlib --scratch-path $(BENCH_SCRATCH) --product localauthd-prompt >/dev/null 2>&1 || true
+	@swift build -c release --static-swift-stdlib --scratch-path $(BENCH_SCRATCH) --product localauthd-prompt-window >/dev/null 2>&1 || true
 	@cc -O2 -Wall -o $(BENCH_SCRATCH)/gtk-floor bench/gtk-floor.c $$(pkg-config --cflags --libs gtk4 2>/dev/null) 2>/dev/null || true
 	bench/prompt-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl \
 		$(BENCH_SCRATCH)/release/localauthd-prompt 5 $(BENCH_SCRATCH)/gtk-floor

@@ -2,7 +2,7 @@
 # it: its package (debian/control: localauthd-prompt, apart from the daemon's so that servers never
 # pull GTK), its user unit (systemd/localauthd-prompt.service) and its bench row. Included by the
 # top-level Makefile.
-#   make prompt-release    the release build of localauthd-prompt alone
+#   make prompt-release    the release builds of localauthd-prompt and its window process alone
 #   make install-prompt    (systemd/install.mk) the binary, the user unit and the manual page
 #   make bench-prompt      bench/prompt-bench.sh: time to the first window, idle RSS (make bench runs it)
 
@@ -27,6 +27,7 @@ deb-deps: prompt-build-deps
 prompt-release:
 	$(call require_packages,$(PROMPT_BUILD_PACKAGES),prompt-build-deps)
 	$(SWIFT) build -c release --static-swift-stdlib --product localauthd-prompt
+	$(SWIFT) build -c release --static-swift-stdlib --product localauthd-prompt-window
 
 # make install-prompt builds what it installs.
 install-localauthd-prompt-binary: prompt-release
@@ -37,6 +38,7 @@ bench-prompt:
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthd
 	swift build -c release --scratch-path $(BENCH_SCRATCH) --product localauthctl
 	swift build -c release --static-swift-stdlib --scratch-path $(BENCH_SCRATCH) --product localauthd-prompt
+	swift build -c release --scratch-path $(BENCH_SCRATCH) --static-swift-stdlib --product localauthd-prompt-window
 	cc -O2 -Wall -o $(BENCH_SCRATCH)/gtk-floor bench/gtk-floor.c $$(pkg-config --cflags --libs gtk4)
 	bench/prompt-bench.sh $(BENCH_SCRATCH)/release/localauthd $(BENCH_SCRATCH)/release/localauthctl \
 		$(BENCH_SCRATCH)/release/localauthd-prompt 5 $(BENCH_SCRATCH)/gtk-floor

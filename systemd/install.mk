@@ -54,11 +54,12 @@ LOCALAUTHD_INSTALLED_FILES = \
 	$(LOCALAUTHD_BASHCOMPLETIONDIR)/localauthctl \
 	$(LOCALAUTHD_ZSHCOMPLETIONDIR)/_localauthctl
 
-# The desktop prompt (the localauthd-prompt package, apart so servers never pull GTK): its binary,
-# its user unit and its manual page. `make install-prompt` / `make uninstall-prompt`.
+# The desktop prompt (the localauthd-prompt package, apart so servers never pull GTK): its binaries
+# (the agent, and the window process it starts beside it), its user unit and its manual page. `make install-prompt` / `make uninstall-prompt`.
 LOCALAUTHD_PROMPT_MAN_PAGES = localauthd-prompt.1
 LOCALAUTHD_PROMPT_INSTALLED_FILES = \
 	$(LOCALAUTHD_BINDIR)/localauthd-prompt \
+	$(LOCALAUTHD_BINDIR)/localauthd-prompt-window \
 	$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service \
 	$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
 
@@ -140,10 +141,12 @@ install-prompt: install-localauthd-prompt-binary localauthd-prompt-man
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_MAN_BUILD)/localauthd-prompt.1 $(DESTDIR)$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
 
 install-localauthd-prompt-binary:
-	$(INSTALL) -D -m 0755 $(BINDIR_BUILD)/localauthd-prompt $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt
-	if [ "$(STRIP_BINARIES)" = yes ] && [ "$$(head -c 4 $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt | tail -c 3)" = ELF ]; then \
-	  $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(LOCALAUTHD_BINDIR)/localauthd-prompt; \
-	fi
+	for program in localauthd-prompt localauthd-prompt-window; do \
+	  $(INSTALL) -D -m 0755 $(BINDIR_BUILD)/$$program $(DESTDIR)$(LOCALAUTHD_BINDIR)/$$program || exit 1; \
+	  if [ "$(STRIP_BINARIES)" = yes ] && [ "$$(head -c 4 $(DESTDIR)$(LOCALAUTHD_BINDIR)/$$program | tail -c 3)" = ELF ]; then \
+	    $(STRIP) --strip-unneeded --remove-section=.comment --remove-section=.note $(DESTDIR)$(LOCALAUTHD_BINDIR)/$$program; \
+	  fi; \
+	done
 
 localauthd-prompt-man: $(addprefix $(LOCALAUTHD_MAN_BUILD)/,$(LOCALAUTHD_PROMPT_MAN_PAGES))
 

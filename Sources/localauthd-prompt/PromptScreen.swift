@@ -1,148 +1,100 @@
-import CPromptWindow
 import DesktopPrompt
 import Glibc
 import LocalAuthClientCore
-import LocalAuthConcurrency
 import LocalAuthProtocol
 import Synchronization
 
-/// The program's windows: the agent's events, handed over from the connection's task, become
-/// `PromptWindows` changes drawn with CPromptWindow; the person's actions become `agent.respond`
-/// answers. Its state belongs to the GTK main loop's thread (`LoopBound`); `deliver` is the one
-/// entry from other threads.
+/// The program's windows: the agent's events become `PromptWindows` changes, sent as
+/// `WindowLines` to the window process (started with the first window, ended with the last, so
+/// that the agent holds no toolkit while idle); the person's actions, read back, become
+/// `agent.respond` answers. Its state is under one lock: events arrive from the connection's task,
+/// actions from the window process's reader thread.
 final class PromptScreen: Sendable {
-  /// What reaches the loop from the connection's task.
-  enum Input: Sendable {
-    case event(LAAgentEvent)
-    case disconnected
-  }
-
-  /// The loop-only state: the model and the drawn windows.
-  struct State {
+  /// The state under the lock: the model, the window ids, and the window process while any
+  /// window is open.
+  struct State: ~Copyable {
     var model = PromptWindows()
-    var windows: [String: (id: UInt, window: OpaquePointer)] = [:]
+    var ids: [String: UInt] = [:]
     var requestIDs: [UInt: String] = [:]
     var nextID: UInt = 1
-    var lostConnection = false
+    var process: WindowProcess?
   }
 
   let agent: LAPromptAgent
-  let state: LoopBound<State>
-  let inbox = Mutex<[Input]>([])
+  let state = Mutex(State())
 
-  /// A screen for `agent`'s prompts, bound to the calling thread (the one that runs the loop).
-  init(agent: LAPromptAgent, loop: LoopThread) {
-    self.agent = agent
-    state = LoopBound(State(), loop: loop)
-  }
+  /// A screen for `agent`'s prompts.
+  init(agent: LAPromptAgent) { self.agent = agent }
 
-  /// Whether the loop ended because the daemon went away.
-  var lostConnection: Bool { state.value.lostConnection }
-
-  /// Hands an input to the loop's thread (from any thread).
-  func deliver(_ input: Input) {
-    inbox.withLock { $0.append(input) }
-    prompt_loop_call_soon(
-      { context in PromptScreen.from(context).drain() },
-      Unmanaged.passUnretained(self).toOpaque())
-  }
-
-  static func from(_ context: UnsafeMutableRawPointer?) -> PromptScreen {
-    Unmanaged<PromptScreen>.fromOpaque(context!).takeUnretainedValue()
-  }
-
-  /// On the loop: applies what arrived.
-  func drain() {
-    let inputs = inbox.withLock { inbox in
-      defer { inbox.removeAll() }
-      return inbox
-    }
-    for input in inputs {
-      switch input {
-      case .event(let event):
-        if let change = state.value.model.apply(event) { draw(change) }
-      case .disconnected:
-        state.value.lostConnection = true
-        prompt_loop_quit()
-      }
+  /// Applies an agent event (from the connection's task).
+  func apply(_ event: LAAgentEvent) {
+    state.withLock { state in
+      if let change = state.model.apply(event) { draw(change, in: &state) }
     }
   }
 
-  /// On the loop: shows a change.
-  func draw(_ change: PromptWindows.Change) {
+  /// Shows a change: starts the window process for the first window, ends it after the last.
+  private func draw(_ change: PromptWindows.Change, in state: inout State) {
     switch change {
     case .show(let prompt):
-      let id = state.value.nextID
-      state.value.nextID += 1
-      guard
-        let window = prompt_window_new(
-          UInt(id),
-          { context, id, action in PromptScreen.from(context).act(action, window: UInt(id)) },
-          Unmanaged.passUnretained(self).toOpaque())
-      else { return }
-      state.value.windows[prompt.requestID] = (id, window)
-      state.value.requestIDs[id] = prompt.requestID
-      fill(window, with: prompt)
-      // The one present(): a window is raised when it first shows, never again (docs/owners-and-agents.md,
-      // "The desktop prompt": it never takes the focus back from another window).
-      prompt_window_present(window)
+      let id = state.nextID
+      state.nextID += 1
+      state.ids[prompt.requestID] = id
+      state.requestIDs[id] = prompt.requestID
+      if state.process == nil {
+        state.process = WindowProcess(
+          handler: { [self] action, secret in act(action, secret: secret) }, note: { Log.note($0) })
+      }
+      state.process?.send(WindowLines.show(prompt, id: id))
     case .update(let prompt):
-      guard let drawn = state.value.windows[prompt.requestID] else { return }
-      fill(drawn.window, with: prompt)
+      guard let id = state.ids[prompt.requestID] else { return }
+      state.process?.send(WindowLines.show(prompt, id: id))
     case .close(let requestID, let result):
-      guard let drawn = state.value.windows.removeValue(forKey: requestID) else { return }
-      state.value.requestIDs[drawn.id] = nil
-      prompt_window_close(drawn.window)
-      // Idle again: what the windows needed goes back to the system (docs/performance.md).
-      if state.value.windows.isEmpty { prompt_memory_release_soon() }
+      guard let id = state.ids.removeValue(forKey: requestID) else { return }
+      state.requestIDs[id] = nil
+      state.process?.send(WindowLines.close(id: id))
+      // Idle again: the window process, and GTK with it, goes (docs/performance.md).
+      if state.ids.isEmpty {
+        state.process?.finish()
+        state.process = nil
+      }
       Log.note(
         "prompt \(PromptText.sanitize(requestID, limit: 64)) ended: \(PromptText.sanitize(result, limit: 64))"
       )
     }
   }
 
-  private func fill(_ window: OpaquePointer, with prompt: PromptWindow) {
-    prompt_window_set_texts(
-      window, prompt.title, prompt.heading, prompt.requester, prompt.reason, prompt.signingKey,
-      prompt.status)
-    prompt_window_set_buttons(
-      window, prompt.cancelTitle, prompt.showsFallback ? prompt.fallbackTitle : nil)
-    prompt_window_set_secret(window, prompt.asksSecret ? prompt.secret.title : nil)
-  }
-
-  /// On the loop: what the person did in a window.
-  func act(_ action: Int32, window id: UInt) {
-    guard let requestID = state.value.requestIDs[id], let drawn = state.value.windows[requestID]
-    else { return }
-    switch action {
-    case Int32(PROMPT_WINDOW_CANCEL.rawValue):
-      guard state.value.model.answer(to: .cancel, in: requestID) == .cancel else { return }
-      send(requestID) { agent in try await agent.cancel(requestID) }
-    case Int32(PROMPT_WINDOW_FALLBACK.rawValue):
-      guard state.value.model.answer(to: .fallback, in: requestID) == .fallback else { return }
-      send(requestID) { agent in try await agent.fallback(requestID) }
-    case Int32(PROMPT_WINDOW_SUBMIT.rawValue):
-      submitSecret(of: requestID, from: drawn.window)
-    default: break
-    }
-  }
-
-  /// Takes the typed secret out of the field (which is cleared), sends it, and wipes every copy.
-  private func submitSecret(of requestID: String, from window: OpaquePointer) {
-    var typed = [UInt8](repeating: 0, count: 512)
-    let length = typed.withUnsafeMutableBufferPointer { buffer in
-      buffer.withMemoryRebound(to: CChar.self) {
-        prompt_window_take_secret(window, $0.baseAddress, $0.count)
+  /// What the person did in a window (from the window process's reader thread); a secret's
+  /// bytes (`typed`, wiped by the reader when this returns) are copied only into what is sent.
+  func act(_ action: WindowLines.Action, secret typed: [UInt8]) {
+    state.withLock { state in
+      switch action {
+      case .cancel(let id):
+        guard let requestID = state.requestIDs[id],
+          state.model.answer(to: .cancel, in: requestID) == .cancel
+        else { return }
+        send(requestID) { agent in try await agent.cancel(requestID) }
+      case .fallback(let id):
+        guard let requestID = state.requestIDs[id],
+          state.model.answer(to: .fallback, in: requestID) == .fallback
+        else { return }
+        send(requestID) { agent in try await agent.fallback(requestID) }
+      case .secret(let id, let length):
+        guard let requestID = state.requestIDs[id] else { return }
+        submit(typed, length: length, of: requestID, in: &state)
       }
     }
-    defer { SecretWipe.wipe(&typed) }
-    switch state.value.model.answer(to: .submit(length: length), in: requestID) {
-    case .secret:
+  }
+
+  /// Sends a typed secret, or says in the window why not.
+  private func submit(_ typed: [UInt8], length: Int, of requestID: String, in state: inout State) {
+    switch state.model.answer(to: .submit(length: length), in: requestID) {
+    case .secret where typed.count == length:
       // Built straight from the typed bytes, in storage of its own (at least 32 bytes: never a small
       // string inline in its copies), so the wipe after sending reaches its only bytes.
       let secret = typed.withUnsafeBufferPointer { bytes in
         String(unsafeUninitializedCapacity: max(length, 32)) { target in
-          _ = target.initialize(from: bytes[..<length])
+          _ = target.initialize(from: bytes)
           return length
         }
       }
@@ -151,14 +103,14 @@ final class PromptScreen: Sendable {
         try await agent.submitPasscode(secret, for: requestID)
       }
     case .refuse(let limit):
-      if let change = state.value.model.say("Too long: at most \(limit) bytes.", in: requestID) {
-        draw(change)
+      if let change = state.model.say("Too long: at most \(limit) bytes.", in: requestID) {
+        draw(change, in: &state)
       }
     default: break
     }
   }
 
-  /// Sends an answer from a task of its own; a refusal is shown in the window.
+  /// Sends an answer from a task of its own; a refusal is logged.
   private func send(
     _ requestID: String, _ answer: @escaping @Sendable (LAPromptAgent) async throws -> Void
   ) {

@@ -1,17 +1,13 @@
-import CPromptWindow
 import DesktopNotifications
 import DesktopPrompt
 import Glibc
 import LocalAuthClientCore
-import LocalAuthConcurrency
 import LocalAuthProtocol
 
 // localauthd-prompt: the desktop prompt agent (docs/owners-and-agents.md, "The desktop prompt").
-// Exit status: 0 stopped by a signal, 1 refused (another agent serves the scope) or the daemon went
-// away, 2 usage, 3 cannot connect, 4 no display.
-
-// Few threads, mostly idle: two malloc arenas are enough (set before any thread starts).
-prompt_memory_limit_arenas()
+// It links no GTK: its windows are drawn by localauthd-prompt-window, started while a prompt shows
+// (WindowProcess). Exit status: 0 stopped by a signal, 1 refused (another agent serves the scope)
+// or the daemon went away, 2 usage, 3 cannot connect, 4 no display.
 let options: PromptOptions
 do {
   options = try PromptOptions(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -27,9 +23,21 @@ if options.version {
   print(PromptOptions.versionText)
   exit(0)
 }
-guard prompt_display_open() == 0 else {
-  Log.note("cannot open a display: neither WAYLAND_DISPLAY nor DISPLAY names one that answers")
+// The window process opens the display; here only whether the session names one.
+let displayVariables: [String] = ["WAYLAND_DISPLAY", "DISPLAY"]
+guard displayVariables.contains(where: { name in getenv(name).map { $0.pointee != 0 } ?? false })
+else {
+  Log.note("cannot open a display: neither WAYLAND_DISPLAY nor DISPLAY names one")
   exit(4)
+}
+// SIGTERM, SIGINT, SIGHUP: stopped, status 0 (write(2) and _exit(2) only: async-signal-safe). The
+// window process, if one runs, sees its input end and exits.
+for stopSignal in [SIGTERM, SIGINT, SIGHUP] {
+  signal(stopSignal) { _ in
+    let line: StaticString = "localauthd-prompt: stopped\n"
+    _ = write(STDERR_FILENO, line.utf8Start, line.utf8CodeUnitCount)
+    _exit(0)
+  }
 }
 
 let connection = LocalAuthConnection(
@@ -59,20 +67,10 @@ do {
   exit(1)
 }
 
-let loop = LoopThread()
-let screen = PromptScreen(agent: agent, loop: loop)
-let events = registered.events
-Task.detached {
-  for await event in events { screen.deliver(.event(event)) }
-  screen.deliver(.disconnected)
-}
+let screen = PromptScreen(agent: agent)
 Log.note(
   "showing prompts for \(PromptText.sanitize(registered.registration.user, limit: 64)) "
     + "(\(registered.registration.agent), scope \(registered.scope.rawValue))")
-prompt_loop_run()
-if screen.lostConnection {
-  Log.note("the connection to localauthd was lost")
-  exit(1)
-}
-Log.note("stopped")
-exit(0)
+for await event in registered.events { screen.apply(event) }
+Log.note("the connection to localauthd was lost")
+exit(1)

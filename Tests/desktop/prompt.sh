@@ -12,7 +12,8 @@
 # docs/images/ (LOCALAUTHD_PROMPT_IMAGES overrides), where docs/owners-and-agents.md shows them. Tests/desktop/wayland.sh does the same
 # under Weston's headless backend; `make test-desktop` runs both.
 #
-# Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
+# Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl, localauthd-prompt and
+# localauthd-prompt-window)
 set -uo pipefail
 . "$(dirname "$0")/../systemd/lib.sh"
 BINDIR=$(cd "${1:?usage: prompt.sh BINDIR}" && pwd)
@@ -109,16 +110,27 @@ check "without a display it exits 4 and says so" test $status -eq 4 -a -n "$(gre
 # was typed.
 PASSCODE=73915064
 WRONG_PASSCODE=48261937
-# memory_holds_no WHAT SECRET: the secret is nowhere in the prompt program's memory once sent (the
-# field's buffer, the program's copies, the request line, the stack below the JSON writer); read
-# through /proc/PID/mem, so root only.
+# The window process (localauthd-prompt-window), the agent's child while a window shows; empty when
+# none runs.
+window_process() { ps -o pid= --ppid "$PROMPT" 2>/dev/null | tr -d ' ' | head -n1; }
+no_window_process() { [ -z "$(window_process)" ]; }
+# memory_holds_no WHAT SECRET [PID...]: the secret is nowhere in the memory of the agent, nor of the
+# window process while it runs (the field's buffer, the line sent over the pipe, each program's
+# copies, the request line, the stack below the JSON writer), nor of any PID named; read through
+# /proc/PID/mem, so root only.
 memory_holds_no() {
+    local what=$1 secret=$2 pid name
+    shift 2
     if [ "$(id -u)" -ne 0 ]; then
-        echo "SKIP - the memory scan for $1: reading /proc/$PROMPT/mem needs root"
+        echo "SKIP - the memory scan for $what: reading /proc/PID/mem needs root"
         return
     fi
-    check "$1 is nowhere in the prompt program's memory after sending" \
-        /usr/bin/python3 "$HERE/../desktop/memory-scan.py" "$PROMPT" "$2"
+    for pid in "$PROMPT" "$@"; do
+        name=agent
+        [ "$pid" = "$PROMPT" ] || name="window process"
+        check "$what is nowhere in the $name's memory (pid $pid) after sending" \
+            /usr/bin/python3 "$HERE/../desktop/memory-scan.py" "$pid" "$secret"
+    done
 }
 localauthctl passcode set "$PASSCODE" --old "${LOCALAUTHD_DEMO_PASSCODE:-1234}" >/dev/null ||
     die "cannot set the test's passcode"
@@ -127,6 +139,10 @@ localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &
 PROMPT=$!
 PIDS+=($PROMPT)
 check "the prompt program registers as the user's agent" wait_for 20 log_has "$RUN/prompt.log" "showing prompts for"
+# The agent links no GTK and starts no window process while no prompt shows (docs/performance.md:
+# the idle agent stays small).
+check "the agent links no GTK (ldd localauthd-prompt)" eval '! ldd "$BINDIR/localauthd-prompt" | grep -q gtk'
+check "no window process runs while no prompt shows" no_window_process
 
 timeout 20 localauthd-prompt --scope user >"$RUN/second.log" 2>&1
 status=$?
@@ -166,7 +182,9 @@ if [ -n "$WINDOW" ]; then
     xdotool windowfocus --sync "$WINDOW" type --delay 40 "$WRONG_PASSCODE"
     xdotool key Return
     check "a wrong passcode is told as such" wait_for 20 log_has "$RUN/fallback.log" "wrongPasscode"
-    memory_holds_no "the wrong passcode, the window still open," "$WRONG_PASSCODE"
+    WINDOW_PROCESS=$(window_process)
+    check "the window is drawn by a window process, the agent's child" test -n "$WINDOW_PROCESS"
+    memory_holds_no "the wrong passcode, the window still open," "$WRONG_PASSCODE" $WINDOW_PROCESS
     sleep 0.3
     xdotool windowfocus --sync "$WINDOW" type --delay 40 "$PASSCODE"
     photograph passcode "$WINDOW"
@@ -174,6 +192,9 @@ if [ -n "$WINDOW" ]; then
 fi
 check "the typed passcode succeeds" wait_for 20 log_has "$RUN/fallback.log" "success (deviceOwnerAuthentication, sensor passcode)"
 check "the window closes after the success" wait_for 20 no_window "$TITLE"
+# The typed passcode was in the window process too: it exits once its last window closed, and its
+# memory with it.
+check "the window process exits with its last window" wait_for 20 no_window_process
 memory_holds_no "the passcode typed" "$PASSCODE"
 
 # 3. A touch elsewhere (the scripted face matches) closes the window.

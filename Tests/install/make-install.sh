@@ -38,11 +38,13 @@ check "the password unit runs the installed helper" \
 check "make install installs nothing of the desktop prompt" bash -c "! find '$STAGE' -name 'localauthd-prompt*' | grep -q ."
 
 check "make install-prompt DESTDIR=… PREFIX=/usr" bash -c "make -s install-prompt DESTDIR='$STAGE' PREFIX=/usr >'$STAGE.log' 2>&1 || { cat '$STAGE.log'; false; }"
-for file in usr/bin/localauthd-prompt usr/lib/systemd/user/localauthd-prompt.service \
+for file in usr/bin/localauthd-prompt usr/bin/localauthd-prompt-window usr/lib/systemd/user/localauthd-prompt.service \
     usr/share/man/man1/localauthd-prompt.1; do
     check "installed /$file" test -f "$STAGE/$file"
 done
-check "/usr/bin/localauthd-prompt is stripped" bash -c "! readelf -S '$STAGE/usr/bin/localauthd-prompt' | grep -Eq '\.symtab|\.debug_info'"
+for program in localauthd-prompt localauthd-prompt-window; do
+    check "/usr/bin/$program is stripped" bash -c "! readelf -S '$STAGE/usr/bin/$program' | grep -Eq '\.symtab|\.debug_info'"
+done
 check "the prompt's user unit runs the installed program" \
     grep -qx 'ExecStart=/usr/bin/localauthd-prompt --scope user' "$STAGE/usr/lib/systemd/user/localauthd-prompt.service"
 check "make uninstall-prompt" make -s uninstall-prompt DESTDIR="$STAGE" PREFIX=/usr

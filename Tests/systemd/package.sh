@@ -80,9 +80,11 @@ check "the daemon's package ships nothing of the desktop prompt" \
 if [ -f "$PROMPT_DEB" ]; then
     dpkg-deb -x "$PROMPT_DEB" "$RUN/prompt-contents"
     dpkg-deb -e "$PROMPT_DEB" "$RUN/prompt-control"
-    check "localauthd-prompt ships /usr/bin/localauthd-prompt, stripped" bash -c "
-        test -x '$RUN/prompt-contents/usr/bin/localauthd-prompt' &&
-        ! readelf -S '$RUN/prompt-contents/usr/bin/localauthd-prompt' | grep -Eq '\.symtab|\.debug_info'"
+    for program in localauthd-prompt localauthd-prompt-window; do
+        check "localauthd-prompt ships /usr/bin/$program, stripped" bash -c "
+            test -x '$RUN/prompt-contents/usr/bin/$program' &&
+            ! readelf -S '$RUN/prompt-contents/usr/bin/$program' | grep -Eq '\.symtab|\.debug_info'"
+    done
     check "localauthd-prompt ships its user unit and its manual page" bash -c "
         cd '$RUN/prompt-contents' && test -f usr/lib/systemd/user/localauthd-prompt.service \
           -a -f usr/share/man/man1/localauthd-prompt.1.gz"

@@ -41,11 +41,6 @@ void prompt_window_present(prompt_window *window);
 /* Destroys the window and frees it. */
 void prompt_window_close(prompt_window *window);
 
-/* At most two malloc arenas (mallopt M_ARENA_MAX): called first in main, before any thread starts. */
-void prompt_memory_limit_arenas(void);
-/* Returns the heap freed since (malloc_trim) once the loop is idle: called when the last window closed. */
-void prompt_memory_release_soon(void);
-
 /* Runs the GTK main loop until prompt_loop_quit, or SIGTERM, SIGINT or SIGHUP. */
 void prompt_loop_run(void);
 /* Ends prompt_loop_run. */
