@@ -212,7 +212,7 @@ docs: build
 # swift format with the toolchain's default settings; any finding fails the build.
 # The project's one C style (.clang-format): every C file of the module, the shims, the bench and the
 # tests. `make check` runs the check; `make c-format` applies it.
-C_FORMAT_FILES = $(wildcard helper/*.c pam/*.c pam/*.h pam/fuzz/*.c Sources/C*/*.c Sources/C*/include/*.h bench/*.c Tests/pam/*.c)
+C_FORMAT_FILES = $(wildcard helper/*.c pam/*.c pam/*.h pam/fuzz/*.c Sources/C*/*.c Sources/C*/include/*.h Sources/localauthd-prompt-window/*.[ch] bench/*.c Tests/pam/*.c)
 .PHONY: c-format c-format-check
 c-format:
 	clang-format -i $(C_FORMAT_FILES)

@@ -61,8 +61,7 @@ static void on_action(void *context, unsigned long id, int action) {
                 explicit_bzero(secret, sizeof secret);
                 break;
         }
-        default:
-                break;
+        default: break;
         }
 }
 
@@ -85,7 +84,9 @@ static int parse_id(const char *text, unsigned long *id) {
         return (errno || end == text || *end) ? -1 : 0;
 }
 
-static const char *or_null(const char *text) { return *text ? text : NULL; }
+static const char *or_null(const char *text) {
+        return *text ? text : NULL;
+}
 
 int prompt_lines_apply(char *line) {
         char *fields[12];
@@ -111,8 +112,7 @@ int prompt_lines_apply(char *line) {
                         return -1;
                 g_hash_table_insert(windows, GUINT_TO_POINTER(id), window);
         }
-        prompt_window_set_texts(window, fields[2], fields[3], fields[4], fields[5], or_null(fields[6]),
-                                fields[7]);
+        prompt_window_set_texts(window, fields[2], fields[3], fields[4], fields[5], or_null(fields[6]), fields[7]);
         prompt_window_set_buttons(window, fields[8], or_null(fields[9]));
         prompt_window_set_secret(window, or_null(fields[10]));
         /* The one present(): a window is raised when it first shows, never again (it never takes

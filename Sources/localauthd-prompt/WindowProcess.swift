@@ -37,7 +37,7 @@ final class WindowProcess: Sendable {
     posix_spawn_file_actions_adddup2(&actions, ends[1], STDOUT_FILENO)
     var child: pid_t = 0
     let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
-    defer { arguments.forEach { free($0) } }
+    defer { for argument in arguments { free(argument) } }
     let result = posix_spawn(&child, path, &actions, nil, arguments, environ)
     close(ends[1])
     guard result == 0 else {
@@ -55,8 +55,11 @@ final class WindowProcess: Sendable {
   static func windowProgram() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let me = length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-    let directory = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    let me =
+      length > 0
+      ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    let directory = me.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+      separator: "/")
     return (directory.isEmpty ? "/usr/bin" : directory) + "/localauthd-prompt-window"
   }
 
@@ -133,7 +136,9 @@ final class WindowProcess: Sendable {
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     let exitStatus = (status >> 8) & 0xFF
     if status & 0x7F != 0 || exitStatus != 0 {
-      note("the window program (pid \(pid)) ended with status \(status & 0x7F != 0 ? -(status & 0x7F) : exitStatus)")
+      note(
+        "the window program (pid \(pid)) ended with status \(status & 0x7F != 0 ? -(status & 0x7F) : exitStatus)"
+      )
     }
   }
 }

@@ -17,8 +17,10 @@ import Testing
     var window = PromptWindow(prompt: PromptWindowsTests.prompt())
     #expect(
       Self.fields(WindowLines.show(window, id: 7)) == [
-        "window", "7", "vault-app — Unlock the vault", "vault-app asks to verify that you are alice",
-        "pid 4711 · uid 1000", "Unlock the vault", "", "Waiting for the face sensor…", "Cancel", "", "",
+        "window", "7", "vault-app — Unlock the vault",
+        "vault-app asks to verify that you are alice",
+        "pid 4711 · uid 1000", "Unlock the vault", "", "Waiting for the face sensor…", "Cancel", "",
+        "",
       ])
     window.showsFallback = true
     window.asksSecret = true
@@ -50,7 +52,9 @@ import Testing
     #expect(WindowLines.action(Array(line.utf8)) == action)
   }
 
-  @Test(arguments: ["", "cancel", "cancel\tx", "cancel\t3\t4", "secret\t5", "secret\t5\t0", "open\t1"])
+  @Test(arguments: [
+    "", "cancel", "cancel\tx", "cancel\t3\t4", "secret\t5", "secret\t5\t0", "open\t1",
+  ])
   func otherLinesDoNot(line: String) {
     #expect(WindowLines.action(Array(line.utf8)) == nil)
   }
