@@ -139,8 +139,11 @@ login() {
 ssh_windows() { $A11Y windows 2>/dev/null | grep -F $'\tssh: sign in '; }
 has_ssh_window() { [ -n "$(ssh_windows)" ]; }
 no_ssh_window() { [ -z "$(ssh_windows)" ] && [ -z "$(xdotool search --onlyvisible --name ' — ssh: sign in ' 2>/dev/null)" ]; }
-# window_says TEXT: a text of the login's window (a label: the whole field between tabs) is TEXT.
-window_says() { ssh_windows | tr '\t' '\n' | grep -qxF -- "$1"; }
+# window_says TEXT: a text of the login's window (a label: the whole field between tabs) is TEXT,
+# within 10 s: the window process is new with each prompt, and its labels reach the accessibility
+# tree a moment after its window does.
+window_says_now() { ssh_windows | tr '\t' '\n' | grep -qxF -- "$1"; }
+window_says() { wait_for 10 window_says_now "$1"; }
 window_never_says() { ! ssh_windows | grep -qF -- "$1"; }
 # The X11 title (xdotool: a regular expression) begins with TEXT.
 title_begins() { [ -n "$(xdotool search --onlyvisible --name "^$(sed 's/[][\.*^$()+?{}|]/\\&/g' <<<"$1")" 2>/dev/null)" ]; }
