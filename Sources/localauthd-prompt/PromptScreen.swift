@@ -43,7 +43,8 @@ final class PromptScreen: Sendable {
       state.requestIDs[id] = prompt.requestID
       if state.process == nil {
         state.process = WindowProcess(
-          handler: { [self] action, secret in act(action, secret: secret) }, note: { Log.note($0) })
+          handler: { [self] action, secret in act(action, secret: secret) }, note: { Log.note($0) },
+          ended: { [self] pid in windowProcessEnded(pid) })
       }
       state.process?.send(WindowLines.show(prompt, id: id))
     case .update(let prompt):
@@ -61,6 +62,24 @@ final class PromptScreen: Sendable {
       Log.note(
         "prompt \(PromptText.sanitize(requestID, limit: 64)) ended: \(PromptText.sanitize(result, limit: 64))"
       )
+    }
+  }
+
+  /// The window process `pid` ended. Ended while it still showed windows (it crashed, or lost
+  /// its display), the prompts it showed can no longer be seen: each is cancelled, so no touch
+  /// answers a prompt its person cannot see, and the next prompt starts a new window process.
+  func windowProcessEnded(_ pid: pid_t) {
+    state.withLock { state in
+      guard let process = state.process, process.pid == pid else { return }
+      state.process = nil
+      let unseen = state.ids.keys.sorted()
+      state.ids = [:]
+      state.requestIDs = [:]
+      for requestID in unseen {
+        Log.note(
+          "prompt \(PromptText.sanitize(requestID, limit: 64)) cancelled: its window is gone")
+        send(requestID) { agent in try await agent.cancel(requestID) }
+      }
     }
   }
 

@@ -22,7 +22,11 @@ final class WindowProcess: Sendable {
 
   /// Starts `localauthd-prompt-window` (posix_spawn) with the socketpair's other end as its
   /// standard input and output, and its reader; nil (said through `note`) when it cannot start.
-  init?(handler: @escaping Handler, note: @escaping @Sendable (String) -> Void) {
+  /// `ended` is called on the reader's thread once the process is reaped, whyever it ended.
+  init?(
+    handler: @escaping Handler, note: @escaping @Sendable (String) -> Void,
+    ended: @escaping @Sendable (pid_t) -> Void
+  ) {
     var ends: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &ends) == 0
     else {
@@ -48,7 +52,10 @@ final class WindowProcess: Sendable {
     let (spawned, end) = (child, ends[0])
     pid = spawned
     socket = end
-    ReaderThread.start { Self.read(end, pid: spawned, handler: handler, note: note) }
+    ReaderThread.start {
+      Self.read(end, pid: spawned, handler: handler, note: note)
+      ended(spawned)
+    }
   }
 
   /// `localauthd-prompt-window` in this program's directory (/proc/self/exe).

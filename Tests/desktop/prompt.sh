@@ -205,6 +205,22 @@ localauthctl sim face MATCH >/dev/null
 check "the face matches elsewhere: success" wait_for 20 log_has "$RUN/touch.log" "success (deviceOwnerAuthentication, sensor face)"
 check "the window closes itself on agent.ended" wait_for 20 no_window "$TITLE"
 
+# 3b. The window process dies while its window shows (a crash, a lost display): the prompt it
+# showed can no longer be seen, so the agent cancels it, and the next prompt gets a new process.
+TITLE="localauthctl — Unseen"
+evaluate "Unseen" "$RUN/unseen.log"
+check "an evaluation shows its window" wait_for 20 has_window "$TITLE"
+crashed=$(window_process)
+[ -n "$crashed" ] && kill -KILL "$crashed"
+check "a window process killed under its window: the prompt it showed ends with userCancel" \
+    wait_for 20 log_has "$RUN/unseen.log" "userCancel"
+TITLE="localauthctl — Seen again"
+evaluate "Seen again" "$RUN/seen.log"
+check "the next prompt starts a new window process and shows its window" wait_for 20 has_window "$TITLE"
+localauthctl sim face MATCH >/dev/null
+check "...and is answered by the face" wait_for 20 log_has "$RUN/seen.log" "success (deviceOwnerAuthentication, sensor face)"
+check "...and its window process exits with it" wait_for 20 no_window_process
+
 # 4. An SSH signature (git's: ssh-keygen -Y sign through localauthctl ssh-agent) shows its
 # namespace in the window and a notification; both go when the face matches.
 localauthctl ssh-key create desktop >"$RUN/desktop.pub" || die "ssh-key create failed"
