@@ -61,7 +61,8 @@ LOCALAUTHD_PROMPT_INSTALLED_FILES = \
 	$(LOCALAUTHD_BINDIR)/localauthd-prompt \
 	$(LOCALAUTHD_BINDIR)/localauthd-prompt-window \
 	$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service \
-	$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
+	$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1 \
+	$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt-window.1
 
 .PHONY: install-prompt uninstall-prompt install-localauthd-prompt-binary localauthd-prompt-man
 
@@ -139,6 +140,9 @@ install-prompt: install-localauthd-prompt-binary localauthd-prompt-man
 		$(LOCALAUTHD_SYSTEMD_SRC)/localauthd-prompt.service > $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service
 	chmod 0644 $(DESTDIR)$(LOCALAUTHD_USERUNITDIR)/localauthd-prompt.service
 	$(INSTALL) -D -m 0644 $(LOCALAUTHD_MAN_BUILD)/localauthd-prompt.1 $(DESTDIR)$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt.1
+	# The window process is described in the agent's page (its description and FILES): a .so stub names it.
+	printf '.so man1/localauthd-prompt.1\n' > $(DESTDIR)$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt-window.1
+	chmod 0644 $(DESTDIR)$(LOCALAUTHD_MANDIR)/man1/localauthd-prompt-window.1
 
 install-localauthd-prompt-binary:
 	for program in localauthd-prompt localauthd-prompt-window; do \
