@@ -40,7 +40,10 @@ public final class SoftwareTPM {
       started.standardOutput = FileHandle.nullDevice
       started.standardError = FileHandle.nullDevice
       try started.run()
-      if Self.waitForListener(port: candidate, while: started) {
+      // Both listeners: the TCTI connects to the command port and to the control port.
+      if Self.waitForListener(port: candidate + 1, while: started),
+        Self.waitForListener(port: candidate, while: started)
+      {
         port = candidate
         process = started
         return
@@ -79,15 +82,15 @@ public final class SoftwareTPM {
     return output.split(separator: "\n").map { String($0) }.filter { $0.hasPrefix("- ") }
   }
 
-  /// Waits up to 5 s for swtpm's control listener (127.0.0.1:`port + 1`: the command port serves one
-  /// connection at a time, so it is left alone), giving up when `process` exits.
+  /// Waits up to 5 s for a listener of swtpm's on 127.0.0.1:`port` (a connection is made and closed
+  /// at once: the kernel queues the TCTI's own behind it), giving up when `process` exits.
   private static func waitForListener(port: Int, while process: Process) -> Bool {
     for _ in 0..<500 {
       guard process.isRunning else { return false }
       let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
       var address = sockaddr_in()
       address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port + 1).bigEndian)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
       address.sin_addr.s_addr = inet_addr("127.0.0.1")
       let connected = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
