@@ -18,7 +18,7 @@ STAGE=$WORK/stage
 
 # install.mk with stand-in binaries.
 mkdir -p "$WORK/bin"
-for binary in localauthd localauthctl localauthd-prompt; do printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/$binary"; done
+for binary in localauthd localauthctl localauthd-prompt localauthd-prompt-window; do printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/$binary"; done
 chmod 0755 "$WORK/bin"/*
 printf 'include %s/install.mk\n' "$SRC" >"$WORK/Makefile"
 if make -s -C "$WORK" install DESTDIR="$STAGE" BINDIR_BUILD="$WORK/bin" >"$WORK/make.log" 2>&1; then
