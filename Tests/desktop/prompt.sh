@@ -15,16 +15,13 @@
 # Usage: prompt.sh BINDIR   (BINDIR holds localauthd, localauthctl, localauthd-prompt and
 # localauthd-prompt-window)
 set -uo pipefail
-. "$(dirname "$0")/../systemd/lib.sh"
+. "$(dirname "$0")/lib.sh"
 BINDIR=$(cd "${1:?usage: prompt.sh BINDIR}" && pwd)
 IMAGES=${LOCALAUTHD_PROMPT_IMAGES:-$REPO/docs/images}
 need_cmd Xvfb xdotool xwininfo import identify timeout dbus-daemon ssh-keygen
-RUN=$(mktemp -d /tmp/localauthd-desktop.XXXXXX)
-PIDS=()
+desktop_run desktop
 cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    stop_pids
     rm -rf "$RUN"
 }
 trap cleanup EXIT
@@ -34,15 +31,9 @@ export PATH="$BINDIR:$PATH"
 export GTK_THEME=Adwaita GTK_A11Y=none
 mkdir -p "$IMAGES"
 
-export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
-localauthd --demo --stderr --socket "$LOCALAUTHD_SOCKET" --state-dir "$RUN/state" >"$RUN/daemon.log" 2>&1 &
-PIDS+=($!)
-wait_for 20 test -S "$LOCALAUTHD_SOCKET" || die "the demo daemon did not start: $(cat "$RUN/daemon.log")"
+start_demo_daemon
 
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$RUN/display" 2>"$RUN/xvfb.log" &
-PIDS+=($!)
-wait_for 20 test -s "$RUN/display" || die "Xvfb did not start: $(cat "$RUN/xvfb.log")"
-export DISPLAY=:$(head -n1 "$RUN/display")
+start_xvfb
 
 # A private session bus with a fake notification server that records every call in
 # $RUN/notifications.jsonl (Tests/notifications/fake-notification-server.py).
@@ -64,24 +55,12 @@ dbus-daemon --config-file="$RUN/session-bus.conf" --nofork >"$RUN/session-bus.lo
 PIDS+=($!)
 wait_for 20 test -S "$RUN/session-bus" || die "the session bus did not start: $(cat "$RUN/session-bus.log")"
 export DBUS_SESSION_BUS_ADDRESS=unix:path=$RUN/session-bus
-/usr/bin/python3 "$REPO/Tests/notifications/fake-notification-server.py" "$DBUS_SESSION_BUS_ADDRESS" \
-    "$RUN/notifications.jsonl" >"$RUN/notification-server.log" 2>&1 &
-PIDS+=($!)
-wait_for 20 grep -q READY "$RUN/notification-server.log" ||
-    die "the fake notification server did not start: $(cat "$RUN/notification-server.log")"
+start_notification_server
 
 # The window of a title, as xdotool finds it (empty when there is none).
 window_titled() { xdotool search --onlyvisible --name "^$1\$" 2>/dev/null | head -n1; }
 has_window() { [ -n "$(window_titled "$1")" ]; }
 no_window() { [ -z "$(window_titled "$1")" ]; }
-log_has() { grep -q -- "$2" "$1" 2>/dev/null; }
-
-# evaluate REASON LOG: localauthctl evaluates the owner policy in the background (EVAL: its pid).
-evaluate() {
-    localauthctl evaluate owner --reason "$1" >"$2" 2>&1 &
-    EVAL=$!
-    PIDS+=($EVAL)
-}
 
 # photograph NAME WINDOW: the window's picture in $IMAGES/desktop-prompt-NAME.png, checked to be
 # the window's size (xwininfo) and not blank (more than 20 colours: text, buttons, a field).
@@ -196,6 +175,10 @@ check "the window closes after the success" wait_for 20 no_window "$TITLE"
 # memory with it.
 check "the window process exits with its last window" wait_for 20 no_window_process
 memory_holds_no "the passcode typed" "$PASSCODE"
+for secret in "$PASSCODE" "$WRONG_PASSCODE"; do
+    check "a typed passcode is in no log (the agent's, the daemon's, Xvfb's)" \
+        eval "! grep -qF -- '$secret' '$RUN/prompt.log' '$RUN/daemon.log' '$RUN/xvfb.log'"
+done
 
 # 3. A touch elsewhere (the scripted face matches) closes the window.
 TITLE="localauthctl — Open the wallet"
@@ -214,6 +197,7 @@ crashed=$(window_process)
 [ -n "$crashed" ] && kill -KILL "$crashed"
 check "a window process killed under its window: the prompt it showed ends with userCancel" \
     wait_for 20 log_has "$RUN/unseen.log" "userCancel"
+check "...and its window is gone from the display" wait_for 20 no_window "$TITLE"
 TITLE="localauthctl — Seen again"
 evaluate "Seen again" "$RUN/seen.log"
 check "the next prompt starts a new window process and shows its window" wait_for 20 has_window "$TITLE"

@@ -17,7 +17,7 @@
 #
 # Usage: ssh-login.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
 set -uo pipefail
-. "$(dirname "$0")/../systemd/lib.sh"
+. "$(dirname "$0")/lib.sh"
 BINDIR=$(cd "${1:?usage: ssh-login.sh BINDIR}" && pwd)
 if [ "$(id -u)" -ne 0 ]; then
     echo "SKIP - $HARNESS: an SSH login to a private sshd needs root (sshd, useradd)"
@@ -32,16 +32,13 @@ fi
 need_cmd Xvfb xdotool timeout ssh ssh-keygen useradd userdel /usr/sbin/sshd /usr/bin/python3
 /usr/bin/python3 -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null ||
     die "python3-gi with Atspi 2.0 (gir1.2-atspi-2.0) is missing: make desktop-deps"
-RUN=$(mktemp -d /tmp/localauthd-ssh-login.XXXXXX)
+desktop_run ssh-login
 # sshd reads the test user's authorized keys as that user: it may pass through (not list) $RUN.
 chmod 0711 "$RUN"
 TESTUSER="lalogin$$"
-PIDS=()
 cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
     [ -f "$RUN/sshd.pid" ] && kill -TERM "$(cat "$RUN/sshd.pid")" 2>/dev/null
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    stop_pids
     userdel "$TESTUSER" 2>/dev/null
     if [ "$FAILED" -ne 0 ]; then
         for log in daemon.log prompt.log ssh-agent.log sshd.log notifications.jsonl; do
@@ -60,23 +57,12 @@ A11Y="/usr/bin/python3 $HERE/../desktop/a11y.py"
 # for /etc/ssh/ssh_known_hosts, which this test never touches.
 mkdir -m 0700 "$RUN/state" "$RUN/agent" "$RUN/home" "$RUN/home/.ssh"
 printf '[Broker]\nSSHKnownHostsFile=%s\n' "$RUN/ssh_known_hosts" >"$RUN/localauthd.conf"
-export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
-localauthd --demo --config "$RUN/localauthd.conf" --stderr --socket "$LOCALAUTHD_SOCKET" \
-    --state-dir "$RUN/state" >"$RUN/daemon.log" 2>&1 &
-PIDS+=($!)
-wait_for 20 test -S "$LOCALAUTHD_SOCKET" || die "the demo daemon did not start: $(cat "$RUN/daemon.log")"
+start_demo_daemon --config "$RUN/localauthd.conf"
 localauthctl sim face --replace DEFAULT WAIT >/dev/null || die "cannot script the demo face"
 
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$RUN/display" 2>"$RUN/xvfb.log" &
-PIDS+=($!)
-wait_for 20 test -s "$RUN/display" || die "Xvfb did not start: $(cat "$RUN/xvfb.log")"
-export DISPLAY=:$(head -n1 "$RUN/display")
+start_xvfb
 
-/usr/bin/python3 "$REPO/Tests/notifications/fake-notification-server.py" "$DBUS_SESSION_BUS_ADDRESS" \
-    "$RUN/notifications.jsonl" >"$RUN/notification-server.log" 2>&1 &
-PIDS+=($!)
-wait_for 20 grep -q READY "$RUN/notification-server.log" ||
-    die "the fake notification server did not start: $(cat "$RUN/notification-server.log")"
+start_notification_server
 
 localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &
 PROMPT=$!

@@ -15,7 +15,7 @@
 #
 # Usage: wayland.sh BINDIR   (BINDIR holds localauthd, localauthctl and localauthd-prompt)
 set -uo pipefail
-. "$(dirname "$0")/../systemd/lib.sh"
+. "$(dirname "$0")/lib.sh"
 BINDIR=$(cd "${1:?usage: wayland.sh BINDIR}" && pwd)
 IMAGES=${LOCALAUTHD_PROMPT_IMAGES:-$REPO/docs/images}
 # The tree needs a session bus of its own: the script runs itself again inside dbus-run-session.
@@ -26,12 +26,9 @@ fi
 need_cmd weston weston-screenshooter identify /usr/bin/python3 timeout
 /usr/bin/python3 -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null ||
     die "python3-gi with Atspi 2.0 (gir1.2-atspi-2.0) is missing: make desktop-deps"
-RUN=$(mktemp -d /tmp/localauthd-wayland.XXXXXX)
-PIDS=()
+desktop_run wayland
 cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null; done
+    stop_pids
     rm -rf "$RUN"
 }
 trap cleanup EXIT
@@ -42,10 +39,7 @@ mkdir -m 700 "$RUN/xdg"
 unset DISPLAY
 export XDG_RUNTIME_DIR=$RUN/xdg WAYLAND_DISPLAY=localauthd-test GDK_BACKEND=wayland GTK_THEME=Adwaita
 
-export LOCALAUTHD_SOCKET=$RUN/localauthd.sock
-localauthd --demo --stderr --socket "$LOCALAUTHD_SOCKET" --state-dir "$RUN/state" >"$RUN/daemon.log" 2>&1 &
-PIDS+=($!)
-wait_for 20 test -S "$LOCALAUTHD_SOCKET" || die "the demo daemon did not start: $(cat "$RUN/daemon.log")"
+start_demo_daemon
 
 # --debug: weston-screenshooter may take pictures; pixman: the headless default (noop) draws nothing.
 weston --backend=headless-backend.so --use-pixman --width=1024 --height=640 --socket="$WAYLAND_DISPLAY" \
@@ -59,12 +53,7 @@ window_texts() { $A11Y windows 2>/dev/null | awk -F '\t' -v title="$1" '$1 == ti
 has_window() { [ -n "$(window_texts "$1")" ]; }
 no_window() { [ -z "$(window_texts "$1")" ]; }
 window_shows() { window_texts "$1" | grep -qF -- "$2"; }
-log_has() { grep -q -- "$2" "$1" 2>/dev/null; }
 skip() { echo "SKIP - $*"; }
-evaluate() {
-    localauthctl evaluate owner --reason "$1" >"$2" 2>&1 &
-    PIDS+=($!)
-}
 
 localauthctl sim face DEFAULT WAIT >/dev/null || die "cannot script the demo face"
 localauthd-prompt --scope user >"$RUN/prompt.log" 2>&1 &
