@@ -75,6 +75,29 @@ import Testing
     #expect(bob.recorder.notifications(Notification.agentWaitEnded).isEmpty)
   }
 
+  @Test func theAgentToldOfASudoCannotAnswerCancelOrDelayIt() async {
+    let (harness, root, alice, _) = await setUp()
+    let tag = await startSystem(root, user: Self.alice, requester: Self.alice)
+    let requestID = await waitFor(alice, Notification.agentWaiting)?["requestID"]?.stringValue
+    let id = JSONValue.string(requestID ?? "")
+    // A process of hers (her agent, or any client of hers) given the id by agent.waiting: every
+    // answer is refused as for an unknown id, and a cancel ends nothing.
+    for action in ["cancel", "fallback"] {
+      let answer = await alice.call(
+        Method.agentRespond, ["requestID": id, "action": .string(action)])
+      #expect(answer?.code == .notFound, "agent.respond \(action) on a wait it does not show")
+    }
+    let passcode = await alice.call(
+      Method.agentRespond, ["requestID": id, "action": "passcode", "passcode": "1111"])
+    #expect(passcode?.code == .notFound)
+    let cancelled = await alice.call(Method.cancel, ["requestID": id])
+    #expect(cancelled?.object?["cancelled"] != true, "her process cancelled root's evaluation")
+    #expect(root.recorder.responses(tag: tag).isEmpty, "the sudo still waits")
+    // Her face still answers it: nothing was consumed, counted or locked out.
+    _ = harness.face.script([.match(identity: "alice-face")], replace: true)
+    #expect(await root.recorder.waitForResponse(tag: tag)?.object?["sensor"] == "face")
+  }
+
   @Test func anotherUsersEvaluationsNeverReachTheAgent() async {
     let (harness, root, alice, bob) = await setUp()
     // bob's own sudo, then alice's `su bob` (bob's finger asked for, on alice's request).
