@@ -51,15 +51,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
       </busconfig>
       """
     try config.write(toFile: directory + "/bus.conf", atomically: true, encoding: .utf8)
-    let busOutput = Pipe()
-    bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-    bus.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
-    bus.standardOutput = busOutput
-    bus.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try bus.run()
-    guard Self.readLine(busOutput) != nil else {
-      throw DaemonTestError("dbus-daemon did not start")
-    }
+    try PrivateBus.run(bus, configFile: directory + "/bus.conf")
     guard startServer else { return }
     let serverOutput = Pipe()
     server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -69,7 +61,7 @@ public final class PrivateSessionBus: @unchecked Sendable {
     server.environment = ["PATH": "/usr/bin:/bin"]
     server.standardOutput = serverOutput
     try server.run()
-    guard Self.readLine(serverOutput) == "READY" else {
+    guard PrivateBus.readLine(serverOutput) == "READY" else {
       throw DaemonTestError("the fake notification server did not start")
     }
   }
@@ -87,15 +79,5 @@ public final class PrivateSessionBus: @unchecked Sendable {
       process.waitUntilExit()
     }
     try? FileManager.default.removeItem(atPath: directory)
-  }
-
-  private static func readLine(_ pipe: Pipe) -> String? {
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(pipe.fileHandleForReading.fileDescriptor, &byte, 1) == 1 {
-      if byte == UInt8(ascii: "\n") { return String(decoding: line, as: UTF8.self) }
-      line.append(byte)
-    }
-    return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
   }
 }

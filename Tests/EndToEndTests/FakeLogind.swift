@@ -70,15 +70,7 @@ final class FakeLogind: @unchecked Sendable {
 
   /// Starts the bus, then logind on it.
   private func start() throws {
-    let busOutput = Pipe()
-    bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-    bus.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
-    bus.standardOutput = busOutput
-    bus.standardError = FileHandle(forWritingAtPath: "/dev/null")
-    try bus.run()
-    guard Self.readLine(busOutput) != nil else {
-      throw DaemonTestError("dbus-daemon did not start")
-    }
+    try PrivateBus.run(bus, configFile: directory + "/bus.conf")
     logind.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     logind.arguments =
       [Self.scripts.appendingPathComponent("fake-logind.py").path]
@@ -87,7 +79,7 @@ final class FakeLogind: @unchecked Sendable {
     logind.standardInput = logindInput
     logind.standardOutput = logindOutput
     try logind.run()
-    guard Self.readLine(logindOutput) == "READY" else {
+    guard PrivateBus.readLine(logindOutput) == "READY" else {
       throw DaemonTestError("the fake logind did not start")
     }
   }
@@ -117,7 +109,7 @@ final class FakeLogind: @unchecked Sendable {
   /// sent.
   func send(_ command: String) throws {
     logindInput.fileHandleForWriting.write(Data((command + "\n").utf8))
-    guard Self.readLine(logindOutput) == "OK" else {
+    guard PrivateBus.readLine(logindOutput) == "OK" else {
       throw DaemonTestError("the fake logind did not do '\(command)'")
     }
   }
@@ -140,18 +132,8 @@ final class FakeLogind: @unchecked Sendable {
     hostile.standardOutput = output
     try hostile.run()
     var lines: [String] = []
-    while let line = Self.readLine(output) { lines.append(line) }
+    while let line = PrivateBus.readLine(output) { lines.append(line) }
     hostile.waitUntilExit()
     return lines
-  }
-
-  private static func readLine(_ pipe: Pipe) -> String? {
-    var line: [UInt8] = []
-    var byte: UInt8 = 0
-    while read(pipe.fileHandleForReading.fileDescriptor, &byte, 1) == 1 {
-      if byte == 0x0A { return String(decoding: line, as: UTF8.self) }
-      line.append(byte)
-    }
-    return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
   }
 }
