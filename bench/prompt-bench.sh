@@ -52,7 +52,7 @@ now_ns() { date +%s%N; }
 
 # An X server without a screen (it picks a free display), and a private session bus.
 exec 3>"$dir/display"
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp >"$dir/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset >"$dir/xvfb.log" 2>&1 &
 pids+=($!)
 exec 3>&-
 for _ in $(seq 500); do [ -s "$dir/display" ] && break; sleep 0.01; done

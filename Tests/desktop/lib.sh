@@ -27,9 +27,11 @@ start_demo_daemon() {
     wait_for 20 test -S "$LOCALAUTHD_SOCKET" || die "the demo daemon did not start: $(cat "$RUN/daemon.log")"
 }
 
-# start_xvfb: an X server on a free display (DISPLAY, exported).
+# start_xvfb: an X server on a free display (DISPLAY, exported). -noreset: an X server resets when
+# its last client leaves, and a client connecting meanwhile cannot open the display; between two
+# prompts the window process is often the only client (a desktop's display never resets so).
 start_xvfb() {
-    Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$RUN/display" 2>"$RUN/xvfb.log" &
+    Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>"$RUN/display" 2>"$RUN/xvfb.log" &
     PIDS+=($!)
     wait_for 20 test -s "$RUN/display" || die "Xvfb did not start: $(cat "$RUN/xvfb.log")"
     export DISPLAY=:$(head -n1 "$RUN/display")
